@@ -1,0 +1,71 @@
+// API keys: random, shown once, stored as SHA-256 hashes with a short display prefix.
+import crypto from 'node:crypto';
+import type { Sql } from '../db/connect.ts';
+
+const KEY_PATTERN = /^mla_[A-Za-z0-9_-]{43}$/;
+const PREFIX_LENGTH = 12; // "mla_" + 8 characters
+
+export function generateApiKey(): string {
+  return 'mla_' + crypto.randomBytes(32).toString('base64url');
+}
+
+export function isWellFormedApiKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+export function hashApiKey(key: string): Buffer {
+  return crypto.createHash('sha256').update(key).digest();
+}
+
+export interface NewKey {
+  key: string;
+  prefix: string;
+  id: number;
+}
+
+export async function createApiKey(sql: Sql, options: { name: string; tier: string; expiresAt?: Date }): Promise<NewKey> {
+  const key = generateApiKey();
+  const prefix = key.slice(0, PREFIX_LENGTH);
+  const [row] = await sql<{ id: number }[]>`
+    INSERT INTO api_keys (key_hash, prefix, name, tier, credits, credits_period, expires_at)
+    SELECT ${hashApiKey(key)}, ${prefix}, ${options.name}, t.name, t.initial_credits,
+           CASE WHEN t.monthly_credits > 0 THEN date_trunc('month', now() AT TIME ZONE 'UTC')::date END,
+           ${options.expiresAt ?? null}
+      FROM tiers t WHERE t.name = ${options.tier}
+    RETURNING id`;
+  if (!row) throw new Error(`unknown tier "${options.tier}"`);
+  return { key, prefix, id: row.id };
+}
+
+export interface KeyListing {
+  prefix: string;
+  name: string;
+  tier: string;
+  credits: number;
+  created_at: Date;
+  last_used_at: Date | null;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+export function listApiKeys(sql: Sql): Promise<KeyListing[]> {
+  return sql<KeyListing[]>`
+    SELECT prefix, name, tier, credits, created_at, last_used_at,
+           CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
+                WHEN expires_at IS NOT NULL AND expires_at <= now() THEN 'expired'
+                ELSE 'active' END AS status
+      FROM api_keys ORDER BY created_at, id`;
+}
+
+/** Revokes the key with this display prefix; returns false when no active key has it. */
+export async function revokeApiKey(sql: Sql, prefix: string): Promise<boolean> {
+  const rows = await sql`UPDATE api_keys SET revoked_at = now() WHERE prefix = ${prefix} AND revoked_at IS NULL RETURNING id`;
+  return rows.length === 1;
+}
+
+export async function isActiveApiKey(sql: Sql, key: string): Promise<boolean> {
+  if (!isWellFormedApiKey(key)) return false;
+  const rows = await sql`
+    SELECT 1 FROM api_keys WHERE key_hash = ${hashApiKey(key)}
+       AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`;
+  return rows.length === 1;
+}

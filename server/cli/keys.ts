@@ -1,0 +1,81 @@
+// `npm run keys -- create --name NAME --tier TIER [--expires DATE]`, `keys list`, `keys revoke PREFIX`.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/connect.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+
+const USAGE = `usage:
+  npm run keys -- create --name NAME --tier free|starter|pro [--expires YYYY-MM-DD|ISO-8601]
+  npm run keys -- list
+  npm run keys -- revoke PREFIX`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, tier: { type: 'string' }, expires: { type: 'string' } },
+  });
+  const [command, ...rest] = positionals;
+  if (!['create', 'list', 'revoke'].includes(command)) return fail(`unknown command "${command ?? ''}"`);
+
+  let expiresAt: Date | undefined;
+  if (command === 'create') {
+    if (!values.name) return fail('create needs --name');
+    if (!values.tier) return fail('create needs --tier');
+    if (values.expires) {
+      expiresAt = new Date(values.expires);
+      if (Number.isNaN(expiresAt.getTime())) return fail(`--expires "${values.expires}" is not a date`);
+    }
+  }
+  if (command === 'revoke' && rest.length !== 1) return fail('revoke needs the key prefix shown by "keys list"');
+
+  const config = loadConfig();
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
+  try {
+    if (command === 'create') {
+      const tiers = await db.sql<{ name: string }[]>`SELECT name FROM tiers ORDER BY name`;
+      if (!tiers.some((t) => t.name === values.tier)) return fail(`unknown tier "${values.tier}"; tiers: ${tiers.map((t) => t.name).join(', ')}`);
+      const created = await createApiKey(db.sql, { name: values.name!, tier: values.tier!, expiresAt });
+      console.log(created.key);
+      console.error(`created key ${created.prefix}... (${values.tier}); it is shown only now: store it safely`);
+    } else if (command === 'list') {
+      printTable(await listApiKeys(db.sql));
+    } else {
+      if (!(await revokeApiKey(db.sql, rest[0]))) return fail(`no active key with prefix "${rest[0]}"`);
+      console.log(`revoked ${rest[0]}`);
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+function printTable(rows: Awaited<ReturnType<typeof listApiKeys>>) {
+  const table = rows.map((r) => ({
+    prefix: r.prefix,
+    name: r.name,
+    tier: r.tier,
+    credits: String(r.credits),
+    created: r.created_at.toISOString(),
+    last_used: r.last_used_at ? r.last_used_at.toISOString() : '-',
+    status: r.status,
+  }));
+  const columns = ['prefix', 'name', 'tier', 'credits', 'created', 'last_used', 'status'] as const;
+  const widths = columns.map((c) => Math.max(c.length, ...table.map((r) => r[c].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ');
+  console.log(line([...columns]));
+  for (const r of table) console.log(line(columns.map((c) => r[c])));
+}
+
+function fail(message: string): number {
+  console.error(`${message}\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

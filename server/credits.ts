@@ -1,0 +1,65 @@
+// Credits: reserve before the work, commit before the success status is written, refund on any
+// failure. The reservation row is the single token of a pending charge: committing or refunding
+// deletes it, so neither can happen twice, and rows left behind by a crash are refunded at start.
+import type { Sql } from './db/connect.ts';
+
+export interface Reservation {
+  id: number;
+  keyId: number;
+  amount: number;
+  /** Balance right after this reservation was taken. */
+  creditsRemaining: number;
+}
+
+/** Takes `amount` credits from the key, or returns undefined when the balance is too low. */
+export async function reserveCredits(sql: Sql, keyId: number, amount: number): Promise<Reservation | undefined> {
+  const [row] = await sql`
+    WITH taken AS (
+      UPDATE api_keys SET credits = credits - ${amount}
+       WHERE id = ${keyId} AND credits >= ${amount}
+       RETURNING id, credits)
+    INSERT INTO credit_reservations (key_id, amount)
+    SELECT id, ${amount} FROM taken
+    RETURNING id, (SELECT credits FROM taken) AS credits`;
+  if (!row) return undefined;
+  return { id: row.id, keyId, amount, creditsRemaining: row.credits };
+}
+
+/** Makes the charge final. Returns false if the reservation was already settled. */
+export async function commitCredits(sql: Sql, reservation: Reservation): Promise<boolean> {
+  const rows = await sql`DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING id`;
+  return rows.length === 1;
+}
+
+/** Returns the reserved credits; returns the new balance, or undefined if already settled. */
+export async function refundCredits(sql: Sql, reservation: Reservation): Promise<number | undefined> {
+  const [row] = await sql`
+    WITH settled AS (DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING key_id, amount)
+    UPDATE api_keys k SET credits = k.credits + settled.amount
+      FROM settled WHERE k.id = settled.key_id
+    RETURNING k.credits`;
+  return row?.credits;
+}
+
+/**
+ * Gives back a charge that was committed but whose response never reached the client (the client
+ * went away while the commit was in flight). Called at most once per request, by the one code path
+ * that saw both the commit and the abort.
+ */
+export async function returnCommittedCredits(sql: Sql, reservation: Reservation): Promise<void> {
+  await sql`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId}`;
+}
+
+/** Refunds reservations older than `olderThanSeconds`: left behind by a process that died mid-request. */
+export async function refundAbandonedReservations(sql: Sql, olderThanSeconds: number): Promise<number> {
+  const rows = await sql`
+    WITH settled AS (
+      DELETE FROM credit_reservations
+       WHERE created_at < now() - make_interval(secs => ${olderThanSeconds})
+       RETURNING key_id, amount),
+    per_key AS (SELECT key_id, sum(amount)::integer AS amount FROM settled GROUP BY key_id)
+    UPDATE api_keys k SET credits = k.credits + per_key.amount
+      FROM per_key WHERE k.id = per_key.key_id
+    RETURNING k.id`;
+  return rows.length;
+}

@@ -1,0 +1,102 @@
+// The uWS application: routes, JSON 404/405, health, and a listen/close pair for the server.
+import uws from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ApiError } from './api-error.ts';
+import { endpointHandler, type Endpoint, type EndpointDeps } from './endpoint.ts';
+import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
+import { newRequestId } from './request-id.ts';
+
+export const API_BASE = '/api/external/v1';
+
+type Method = 'get' | 'post';
+type RawHandler = (res: HttpResponse, req: HttpRequest) => void;
+
+export interface Route {
+  method: Method;
+  path: string;
+  handler: RawHandler;
+}
+
+/**
+ * The package falls back to a slow pure-JS server when its native binary does not load
+ * (wrong Node ABI, missing glibc); a service that silently runs 20x slower is worse than one that stops.
+ */
+export function assertNativeUws(): void {
+  const native = Function.prototype.toString.call(uws.App).includes('[native code]');
+  if (!native) {
+    throw new Error('uWebSockets.js native binary did not load (the package fell back to its JS server); ' +
+      `this build supports Node 20 on linux/darwin x64/arm64, this is Node ${process.versions.node} ${process.platform}-${process.arch}`);
+  }
+}
+
+export function apiRoute(deps: EndpointDeps, method: Method, path: string, endpoint: Endpoint): Route {
+  return { method, path: API_BASE + path, handler: endpointHandler(deps, endpoint) };
+}
+
+/** A handler that needs no key or database round trip, answered at once. */
+export function immediate(reply: (requestId: string, req: HttpRequest) => Reply): RawHandler {
+  return (res, req) => {
+    const requestId = newRequestId();
+    const made = reply(requestId, req);
+    res.cork(() => writeReply(res, made, { 'X-Request-Id': requestId }));
+  };
+}
+
+/** An async handler without the key pipeline (health, previews): registers onAborted, writes in cork. */
+export function unauthenticated(handle: (req: HttpRequest, requestId: string) => Promise<Reply>): RawHandler {
+  return (res, req) => {
+    const requestId = newRequestId();
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    handle(req, requestId)
+      .catch((err) => (err instanceof ApiError ? errorReply(err, requestId) : errorReply(new ApiError(500, 'internal_error', 'internal server error'), requestId)))
+      .then((reply) => {
+        if (!aborted) res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }));
+      });
+  };
+}
+
+export interface AppState {
+  /** Set during shutdown: new requests on kept-alive connections get 503 and the connection closes. */
+  draining: boolean;
+}
+
+export function buildApp(routes: Route[], state: AppState): TemplatedApp {
+  const app = uws.App();
+  const allowed = new Map<string, Method[]>();
+  for (const route of routes) {
+    app[route.method](route.path, (res, req) => {
+      if (state.draining) return refuseWhileDraining(res);
+      route.handler(res, req);
+    });
+    allowed.set(route.path, [...(allowed.get(route.path) ?? []), route.method]);
+  }
+  for (const [path, methods] of allowed) {
+    const allow = methods.map((m) => m.toUpperCase()).join(', ');
+    app.any(path, immediate((requestId, req) => {
+      const message = `method ${req.getMethod().toUpperCase()} not allowed on ${path}; use ${allow}`;
+      return errorReply(new ApiError(405, 'method_not_allowed', message, { headers: { Allow: allow } }), requestId);
+    }));
+  }
+  app.any('/*', immediate((requestId, req) => errorReply(new ApiError(404, 'not_found', `no such endpoint: ${req.getUrl()}`), requestId)));
+  return app;
+}
+
+function refuseWhileDraining(res: HttpResponse) {
+  const requestId = newRequestId();
+  const reply = errorReply(new ApiError(503, 'service_unavailable', 'server is shutting down; retry', { headers: { 'Retry-After': '1' } }), requestId);
+  res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }, true));
+}
+
+export function listen(app: TemplatedApp, host: string, port: number): Promise<{ port: number; close(): void }> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: us_listen_socket | false) => {
+      if (!socket) return reject(new Error(`cannot listen on ${host}:${port}`));
+      resolve({ port: uws.us_socket_local_port(socket), close: () => uws.us_listen_socket_close(socket) });
+    });
+  });
+}
+
+export function healthReply(ok: boolean, body: Record<string, unknown>): Reply {
+  return jsonReply({ status: ok ? 'ok' : 'degraded', ...body }, ok ? 200 : 503);
+}

@@ -1,0 +1,52 @@
+// Reads a request body within a byte limit. Must be called synchronously in the uWS handler,
+// before any await: uWS delivers body chunks only to a handler registered at once.
+import type { HttpResponse } from 'uWebSockets.js';
+import { ApiError } from './api-error.ts';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function payloadTooLarge(): ApiError {
+  return new ApiError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
+}
+
+export function readBody(res: HttpResponse, contentLength: string, signal: AbortSignal, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    if (contentLength !== '' && Number(contentLength) > limit) {
+      // Answer without reading: the connection is closed after the error, so the rest is never read.
+      res.onData(() => {});
+      reject(payloadTooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    res.onData((chunk, isLast) => {
+      if (failed) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        failed = true;
+        reject(payloadTooLarge());
+        return;
+      }
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+  });
+}
+
+/** Parses a JSON object body; anything else is a 400 invalid_parameters. */
+export function parseJsonObject(body: Buffer): Record<string, unknown> {
+  if (body.byteLength === 0) throw new ApiError(400, 'invalid_parameters', 'request body is empty; expected a JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    throw new ApiError(400, 'invalid_parameters', `malformed JSON body: ${(err as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError(400, 'invalid_parameters', 'request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,169 @@
+// The pipeline every API endpoint runs through, in order:
+//   admit (auth + rate limit) -> body -> reserve credits -> route -> commit or refund -> write -> usage.
+// Credits are committed before the success status is written and refunded on any failure or abort.
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Sql } from '../db/connect.ts';
+import { admitRequest, limitHeaders, type Admission } from '../auth/admission.ts';
+import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
+import type { UsageLog } from '../usage-log.ts';
+import { ApiError } from './api-error.ts';
+import { parseJsonObject, readBody } from './body.ts';
+import { errorReply, internalErrorReply, writeReply, type Reply } from './reply.ts';
+import { newRequestId } from './request-id.ts';
+import type { InFlight } from './in-flight.ts';
+
+export interface RouteContext {
+  admission: Admission;
+  body: Record<string, unknown> | undefined;
+  query: URLSearchParams;
+  params: string[];
+  requestId: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+export interface Endpoint {
+  /** Name in usage records, e.g. "/me". */
+  name: string;
+  /** Credits charged for a successful (2xx) response. */
+  cost: number;
+  /** True for POST endpoints that take a JSON object body. */
+  jsonBody: boolean;
+  /** Number of URL parameters to capture (req.getParameter). */
+  paramCount?: number;
+  handle(ctx: RouteContext): Promise<Reply>;
+}
+
+export interface EndpointDeps {
+  sql: Sql;
+  usage: UsageLog;
+  inFlight: InFlight;
+  log: (message: string, err?: unknown) => void;
+}
+
+class ClientGone extends Error {}
+
+export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const startedAt = performance.now();
+    const requestedAt = new Date();
+    const requestId = newRequestId();
+    const abort = new AbortController();
+    res.onAborted(() => abort.abort(new ClientGone()));
+
+    // Everything from req must be read now: it is invalid after the first await.
+    const authorization = req.getHeader('authorization');
+    const query = new URLSearchParams(req.getQuery() ?? '');
+    const params: string[] = [];
+    for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), abort.signal) : undefined;
+    body?.catch(() => {}); // consumed below; avoids an unhandled rejection if auth fails first
+
+    const done = deps.inFlight.begin();
+    run(deps, endpoint, res, { authorization, query, params, body, requestId, signal: abort.signal, startedAt, requestedAt })
+      .catch((err) => deps.log(`request ${requestId} failed while responding`, err))
+      .finally(done);
+  };
+}
+
+interface Incoming {
+  authorization: string;
+  query: URLSearchParams;
+  params: string[];
+  body: Promise<Buffer> | undefined;
+  requestId: string;
+  signal: AbortSignal;
+  startedAt: number;
+  requestedAt: Date;
+}
+
+async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<void> {
+  const { requestId, signal } = incoming;
+  const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
+  let admission: Admission;
+  try {
+    admission = await admitRequest(deps.sql, incoming.authorization);
+  } catch (err) {
+    // Unauthenticated: no key to charge or record against.
+    const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
+    send(res, signal, reply, baseHeaders, incoming.body !== undefined && reply.status === 413);
+    return;
+  }
+
+  let reservation: Reservation | undefined;
+  let credits = admission.credits;
+  let reply: Reply;
+  let closeConnection = false;
+  try {
+    if (!admission.admitted) throw rateLimited(admission);
+    const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
+    if (endpoint.cost > 0) {
+      reservation = await reserveCredits(deps.sql, admission.keyId, endpoint.cost);
+      if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
+      credits = reservation.creditsRemaining;
+    }
+    reply = await endpoint.handle({ admission, body, query: incoming.query, params: incoming.params, requestId, signal });
+  } catch (err) {
+    if (err instanceof ClientGone) reply = errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
+    else if (err instanceof ApiError) reply = errorReply(err, requestId);
+    else reply = failure(deps, requestId, err);
+    closeConnection = reply.status === 413;
+  }
+
+  let charged = 0;
+  if (reservation) {
+    try {
+      const success = reply.status < 400 && !signal.aborted;
+      if (success && (await settleCommit(deps.sql, reservation, signal))) charged = reservation.amount;
+      else credits = (await refundCredits(deps.sql, reservation)) ?? credits;
+    } catch (err) {
+      // The reservation row stays; the periodic sweep of abandoned reservations refunds it.
+      reply = failure(deps, requestId, err);
+    }
+  }
+
+  const status = signal.aborted ? 499 : reply.status;
+  const headers = { ...baseHeaders, ...limitHeaders(admission, credits) };
+  if (reply.status === 429) headers['X-RateLimit-Remaining'] = '0';
+  send(res, signal, reply, headers, closeConnection);
+  deps.usage.record({
+    keyId: admission.keyId,
+    requestedAt: incoming.requestedAt,
+    endpoint: endpoint.name,
+    statusCode: status,
+    creditsConsumed: charged,
+    responseTimeMs: performance.now() - incoming.startedAt,
+    requestId,
+  });
+}
+
+/** Commits; if the client left while the commit was in flight, gives the credits back. */
+async function settleCommit(sql: Sql, reservation: Reservation, signal: AbortSignal): Promise<boolean> {
+  if (!(await commitCredits(sql, reservation))) return false;
+  if (!signal.aborted) return true;
+  await returnCommittedCredits(sql, reservation);
+  return false;
+}
+
+function send(res: HttpResponse, signal: AbortSignal, reply: Reply, headers: Record<string, string>, closeConnection: boolean) {
+  if (signal.aborted) return;
+  res.cork(() => writeReply(res, reply, headers, closeConnection));
+}
+
+function failure(deps: EndpointDeps, requestId: string, err: unknown): Reply {
+  deps.log(`request ${requestId}: internal error`, err);
+  return internalErrorReply(requestId);
+}
+
+function rateLimited(admission: Admission): ApiError {
+  const seconds = admission.retryAfterSeconds;
+  const which = admission.requestsPerDay !== null && admission.dayCount >= admission.requestsPerDay ? 'daily' : 'per-minute';
+  return new ApiError(429, 'rate_limited', `${which} rate limit exceeded; retry after ${seconds} s`, {
+    body: { retry_after: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  });
+}
+
+function insufficientCredits(balance: number, cost: number): ApiError {
+  return new ApiError(402, 'insufficient_credits', `insufficient credits: balance is ${balance}, this request costs ${cost}`);
+}

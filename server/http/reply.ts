@@ -1,0 +1,38 @@
+// What a route returns, and how it is written to a uWS response (always inside res.cork).
+import type { HttpResponse } from 'uWebSockets.js';
+import { ApiError } from './api-error.ts';
+import { reasonPhrase, statusLine } from './status-text.ts';
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
+
+/** The error shape of the design: error, code, message, request_id (+ extra fields). */
+export function errorReply(error: ApiError, requestId: string): Reply {
+  const body = {
+    error: reasonPhrase(error.status),
+    code: error.code,
+    message: error.message,
+    request_id: requestId,
+    ...error.extra.body,
+  };
+  return jsonReply(body, error.status, error.extra.headers);
+}
+
+export function internalErrorReply(requestId: string): Reply {
+  return errorReply(new ApiError(500, 'internal_error', 'internal server error; retry after a short delay'), requestId);
+}
+
+/** Writes status, headers and body. Call inside res.cork, only while the response is not aborted. */
+export function writeReply(res: HttpResponse, reply: Reply, headers: Record<string, string>, closeConnection = false): void {
+  res.writeStatus(statusLine(reply.status));
+  for (const name in headers) res.writeHeader(name, headers[name]);
+  for (const name in reply.headers) res.writeHeader(name, reply.headers[name]);
+  res.end(reply.body, closeConnection);
+}

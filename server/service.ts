@@ -1,0 +1,85 @@
+// Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/connect.ts';
+import { refundAbandonedReservations } from './credits.ts';
+import { createUsageLog, pruneUsage } from './usage-log.ts';
+import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
+import { createInFlight } from './http/in-flight.ts';
+import type { EndpointDeps } from './http/endpoint.ts';
+import { meEndpoint } from './routes/me.ts';
+import { usageEndpoint } from './routes/usage.ts';
+import { testPaidEndpoint } from './routes/test-paid.ts';
+
+export interface Service {
+  port: number;
+  database: Database;
+  /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
+  stop(): Promise<void>;
+}
+
+// A reservation older than this cannot belong to a live request (no request runs that long).
+const ABANDONED_RESERVATION_SECONDS = 10 * 60;
+const SHUTDOWN_GRACE_MS = 30_000;
+
+export async function startService(config: Config, log = defaultLog): Promise<Service> {
+  assertNativeUws();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { sql } = database;
+  await refundAbandonedReservations(sql, ABANDONED_RESERVATION_SECONDS);
+  await pruneUsage(sql);
+  const housekeeping = setInterval(() => {
+    refundAbandonedReservations(sql, ABANDONED_RESERVATION_SECONDS).catch((err) => log('reservation sweep failed', err));
+    pruneUsage(sql).catch((err) => log('usage pruning failed', err));
+  }, 60_000);
+  housekeeping.unref();
+
+  const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
+  const inFlight = createInFlight();
+  const deps: EndpointDeps = { sql, usage, inFlight, log };
+  const routes: Route[] = [
+    apiRoute(deps, 'get', '/me', meEndpoint),
+    apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
+    { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database)) },
+  ];
+  if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint));
+
+  const state = { draining: false };
+  const app = buildApp(routes, state);
+  const listener = await listen(app, config.host, config.port);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    port: listener.port,
+    database,
+    stop() {
+      stopping ??= (async () => {
+        state.draining = true;
+        listener.close();
+        clearInterval(housekeeping);
+        const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
+        if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
+        await usage.close();
+        await database.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function health(database: Database) {
+  const started = performance.now();
+  let dbOk = true;
+  try {
+    await database.sql`SELECT 1`;
+  } catch {
+    dbOk = false;
+  }
+  return healthReply(dbOk, {
+    database: { status: dbOk ? 'ok' : 'unreachable', embedded: database.embedded, latency_ms: Math.round((performance.now() - started) * 100) / 100 },
+  });
+}
+
+function defaultLog(message: string, err?: unknown) {
+  if (err === undefined) console.error(message);
+  else console.error(message, err);
+}
