@@ -33,7 +33,7 @@ export function loadConfig(): Config {
     dataDir: path.resolve(process.env.DATA_DIR || './data'),
     workers: intFromEnv('WORKERS', os.availableParallelism(), 1),
     publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined,
-    demoTracks: process.env.DEMO_TRACKS ? intFromEnv('DEMO_TRACKS', 0, 1) : undefined,
+    demoTracks: process.env.DEMO_TRACKS ? intFromEnv('DEMO_TRACKS', 0, 0) : undefined,
     testRoutes: process.env.ENABLE_TEST_ROUTES === '1',
     usageFlushMs: intFromEnv('USAGE_FLUSH_MS', 100, 1),
   };

@@ -27,10 +27,12 @@ async function main() {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
-  const base = `http://localhost:${service.port}`;
-  console.log(`Music Licensing API listening on ${base}/api/external/v1 (database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded, ' + config.dataDir})`);
+  const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  const base = `http://${host}:${service.port}`;
   console.log(`Demo API key (pro tier): ${demoKey}`);
   console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" ${base}/api/external/v1/me`);
+  // Last line: tests and scripts wait for it.
+  console.log(`Music Licensing API listening on ${base}/api/external/v1 (database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded, ' + config.dataDir})`);
 }
 
 main().catch((err) => {

@@ -1,0 +1,100 @@
+// Credits through the shared reserve/commit/refund mechanism (via the test-only paid route):
+// charged once per success, never on failure or abort, exact headers, 402, monthly reset.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API, call } from './support/http.ts';
+import { hashApiKey } from '../server/auth/api-keys.ts';
+
+let server: TestServer;
+before(async () => (server = await startTestServer()));
+after(() => server.stop());
+
+const PAID = `${API}/_test/paid`;
+
+async function balance(key: string): Promise<number> {
+  const [row] = await server.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+  return row.credits;
+}
+
+test('a success costs exactly one credit and X-Credits-Remaining is the new balance', async () => {
+  const key = await server.newKey('starter');
+  const response = await call(server.base, 'POST', PAID, key, {});
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('x-credits-remaining'), '299');
+  assert.equal(await balance(key), 299);
+});
+
+test('failed requests cost nothing: 5xx from the route, 400 malformed JSON, 429', async () => {
+  const key = await server.newKey('starter');
+  const failed = await call(server.base, 'POST', PAID, key, { fail: true });
+  assert.equal(failed.status, 503);
+  assert.equal(failed.headers.get('x-credits-remaining'), '300');
+  const malformed = await call(server.base, 'POST', PAID, key, '{"fail":');
+  assert.equal(malformed.status, 400);
+  assert.equal(malformed.body.code, 'invalid_parameters');
+  for (let i = 0; i < 8; i++) await call(server.base, 'GET', `${API}/me`, key);
+  const limited = await call(server.base, 'POST', PAID, key, {});
+  assert.equal(limited.status, 429);
+  assert.equal(await balance(key), 300);
+});
+
+test('402 insufficient_credits when the balance is empty, and the balance stays 0', async () => {
+  const key = await server.newKey('pro');
+  await server.service.database.sql`UPDATE api_keys SET credits = 1 WHERE key_hash = ${hashApiKey(key)}`;
+  assert.equal((await call(server.base, 'POST', PAID, key, {})).status, 200);
+  const empty = await call(server.base, 'POST', PAID, key, {});
+  assert.equal(empty.status, 402);
+  assert.equal(empty.body.code, 'insufficient_credits');
+  assert.equal(typeof empty.body.message, 'string');
+  assert.equal(empty.headers.get('x-credits-remaining'), '0');
+  assert.equal(await balance(key), 0);
+});
+
+test('a client that aborts before the response is not charged', async () => {
+  const key = await server.newKey('pro');
+  const { port } = new URL(server.base);
+  const body = JSON.stringify({ delay_ms: 400 });
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write(`POST ${PAID} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      setTimeout(() => {
+        socket.destroy();
+        resolve();
+      }, 100);
+    });
+    socket.on('error', reject);
+  });
+  await new Promise((r) => setTimeout(r, 800));
+  assert.equal(await balance(key), 50000);
+  const [reservations] = await server.service.database.sql`SELECT count(*)::int AS n FROM credit_reservations`;
+  assert.equal(reservations.n, 0);
+  await server.service.database.sql`SELECT 1`;
+  const usage = await call(server.base, 'GET', `${API}/usage`, key);
+  const aborted = usage.body.usage.find((r: any) => r.endpoint === '/_test/paid');
+  assert.equal(aborted.status_code, 499);
+  assert.equal(aborted.credits_consumed, 0);
+});
+
+test('monthly tiers reset lazily to their allowance on the 1st (UTC); free credits never reset', async () => {
+  const { sql } = server.service.database;
+  const starter = await server.newKey('starter');
+  await sql`UPDATE api_keys SET credits = 7, credits_period = date_trunc('month', now() AT TIME ZONE 'UTC')::date - interval '1 month' WHERE key_hash = ${hashApiKey(starter)}`;
+  const reset = await call(server.base, 'GET', `${API}/me`, starter);
+  assert.equal(reset.body.credits_remaining, 300);
+  const free = await server.newKey('free');
+  await sql`UPDATE api_keys SET credits = 7 WHERE key_hash = ${hashApiKey(free)}`;
+  assert.equal((await call(server.base, 'GET', `${API}/me`, free)).body.credits_remaining, 7);
+});
+
+test('reservations abandoned by a crashed process are refunded', async () => {
+  const { sql } = server.service.database;
+  const key = await server.newKey('starter');
+  const [row] = await sql`SELECT id FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+  await sql`UPDATE api_keys SET credits = credits - 2 WHERE id = ${row.id}`;
+  await sql`INSERT INTO credit_reservations (key_id, amount, created_at) VALUES (${row.id}, 2, now() - interval '1 hour')`;
+  const { refundAbandonedReservations } = await import('../server/credits.ts');
+  assert.equal(await refundAbandonedReservations(sql, 600), 1);
+  assert.equal(await balance(key), 300);
+});

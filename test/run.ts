@@ -1,0 +1,54 @@
+// `npm test`: runs every test file with node:test against a real PostgreSQL. Uses DATABASE_URL when
+// given; otherwise starts a throw-away embedded PostgreSQL for the run and removes it afterwards.
+// Each test file creates its own database on that server (support/database.ts).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
+
+const root = path.dirname(new URL(import.meta.url).pathname);
+
+function testFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+async function main(): Promise<number> {
+  const filter = process.argv.slice(2);
+  const files = testFiles(root).filter((f) => filter.length === 0 || filter.some((part) => f.includes(part))).sort();
+  let adminUrl = process.env.DATABASE_URL;
+  let scratch: string | undefined;
+  let stopDatabase = async () => {};
+  if (!adminUrl) {
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-test-'));
+    fs.chmodSync(scratch, 0o755); // the embedded server may run as the 'postgres' user
+    const db = await startEmbeddedPostgres(scratch);
+    adminUrl = db.url;
+    stopDatabase = db.stop;
+  }
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl },
+    });
+    const stop = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  } finally {
+    await stopDatabase();
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

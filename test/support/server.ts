@@ -1,0 +1,87 @@
+// Starts the real service for a test: in this process (startTestServer) or as a separate OS process
+// (spawnServer), on a free port, against a test database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { startService, type Service } from '../../server/service.ts';
+import { createApiKey } from '../../server/auth/api-keys.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestServer {
+  base: string;
+  service: Service;
+  db: TestDatabase;
+  dataDir: string;
+  newKey(tier?: string, options?: { expiresAt?: Date; name?: string }): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const db = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-data-'));
+  const config: Config = {
+    ...loadConfig(),
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: db.url,
+    dataDir,
+    testRoutes: true,
+    usageFlushMs: 20,
+    ...overrides,
+  };
+  const service = await startService(config, () => {});
+  return {
+    base: `http://127.0.0.1:${service.port}`,
+    service,
+    db,
+    dataDir,
+    newKey: async (tier = 'starter', options = {}) =>
+      (await createApiKey(service.database.sql, { name: options.name ?? 'test', tier, expiresAt: options.expiresAt })).key,
+    async stop() {
+      await service.stop();
+      await db.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface SpawnedServer {
+  base: string;
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+/** Runs `server/main.ts` as its own process (as `npm start` does) and waits until it listens. */
+export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const onData = () => {
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${output}`));
+    });
+  });
+  return { base, child, output: () => output, exited };
+}

@@ -1,0 +1,72 @@
+// Two server processes on one database: credits and limits hold across them, and a graceful
+// shutdown of each flushes every usage record.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase } from './support/database.ts';
+import { spawnServer } from './support/server.ts';
+import { API } from './support/http.ts';
+import { connectSql } from '../server/db/connect.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { createApiKey } from '../server/auth/api-keys.ts';
+
+test('200 simultaneous paid requests over two processes against 50 credits: exactly 50 succeed', async () => {
+  const db = await createTestDatabase();
+  const sql = connectSql(db.url, 4);
+  const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'mla-proc-')));
+  try {
+    // Both processes migrate the same fresh database at once (advisory lock).
+    const servers = await Promise.all(
+      dataDirs.map((dir) => spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' })),
+    );
+    const { key, id } = await createApiKey(sql, { name: 'race', tier: 'pro' });
+    await sql`UPDATE api_keys SET credits = 50 WHERE id = ${id}`;
+
+    let lowest = 50;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const [row] = await sql`SELECT credits FROM api_keys WHERE id = ${id}`;
+        lowest = Math.min(lowest, row.credits);
+      }
+    })();
+
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        fetch(`${servers[i % 2].base}${API}/_test/paid`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ delay_ms: 5 }),
+        }).then(async (r) => ({ status: r.status, credits: Number(r.headers.get('x-credits-remaining')), body: await r.text() })),
+      ),
+    );
+    watching = false;
+    await watcher;
+
+    const ok = responses.filter((r) => r.status === 200);
+    const refused = responses.filter((r) => r.status === 402);
+    assert.equal(ok.length, 50, `statuses: ${JSON.stringify(responses.map((r) => r.status))}`);
+    assert.equal(refused.length, 150);
+    // Each success saw a distinct balance: 49, 48, ..., 0.
+    assert.deepEqual(ok.map((r) => r.credits).sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i));
+    const [row] = await sql`SELECT credits FROM api_keys WHERE id = ${id}`;
+    assert.equal(row.credits, 0);
+    assert.ok(lowest >= 0);
+
+    // Graceful shutdown flushes usage: one record per request, 50 of them charged.
+    for (const server of servers) server.child.kill('SIGTERM');
+    const codes = await Promise.all(servers.map((s) => s.exited));
+    assert.deepEqual(codes, [0, 0]);
+    const [usage] = await sql`
+      SELECT count(*)::int AS total, count(*) FILTER (WHERE credits_consumed = 1)::int AS charged,
+             count(*) FILTER (WHERE status_code = 200)::int AS ok
+        FROM usage_records WHERE key_id = ${id}`;
+    assert.deepEqual(usage, { total: 200, charged: 50, ok: 50 });
+  } finally {
+    await sql.end();
+    await db.drop();
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
