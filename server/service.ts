@@ -6,6 +6,7 @@ import { createUsageLog, pruneUsage } from './usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
+import { createAdmit } from './auth/admission.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
 import { testPaidEndpoint } from './routes/test-paid.ts';
@@ -35,7 +36,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
 
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
-  const deps: EndpointDeps = { sql, usage, inFlight, log };
+  const deps: EndpointDeps = { sql, admit: createAdmit(sql), usage, inFlight, log };
   const routes: Route[] = [
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),

@@ -92,3 +92,14 @@ test('limits are per key', async () => {
   assert.equal((await call(server.base, 'GET', `${API}/me`, first)).status, 429);
   assert.equal((await call(server.base, 'GET', `${API}/me`, second)).status, 200);
 });
+
+test('concurrent requests of one key (one admission batch): exactly the limit is admitted', async () => {
+  const msIntoMinute = Date.now() % 60_000;
+  if (msIntoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+  const key = await server.newKey('starter'); // 10 per minute
+  const responses = await Promise.all(Array.from({ length: 30 }, () => call(server.base, 'GET', `${API}/me`, key)));
+  const ok = responses.filter((r) => r.status === 200);
+  assert.equal(ok.length, 10);
+  assert.equal(responses.filter((r) => r.status === 429).length, 20);
+  assert.deepEqual(ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((a, b) => a - b), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});

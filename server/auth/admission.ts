@@ -1,7 +1,9 @@
-// Authentication and rate limiting in one database round trip (admit_request in the migrations).
+// Authentication and rate limiting in one database round trip, shared by the requests of one
+// batch (admit_requests in the migrations, admission-batcher.ts).
 import type { Sql } from '../db/connect.ts';
 import { ApiError } from '../http/api-error.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
+import { createAdmissionBatcher } from './admission-batcher.ts';
 
 export interface Admission {
   keyId: number;
@@ -25,29 +27,34 @@ export function bearerToken(authorization: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
-/** Resolves the Authorization header to an admission, or throws a 401 ApiError that names the cause. */
-export async function admitRequest(sql: Sql, authorization: string): Promise<Admission> {
-  if (authorization === '') throw unauthorized('missing Authorization header; send "Authorization: Bearer <API_KEY>"');
-  const key = bearerToken(authorization);
-  if (key === undefined) throw unauthorized('malformed Authorization header; expected "Bearer <API_KEY>"');
-  if (!isWellFormedApiKey(key)) throw unauthorized('malformed API key');
-  const hash = hashApiKey(key);
-  const [row] = await sql`SELECT * FROM admit_request(${hash})`;
-  if (!row) throw unauthorized(await refusalReason(sql, hash));
-  return {
-    keyId: row.key_id,
-    tier: row.tier,
-    credits: row.credits,
-    monthlyCredits: row.monthly_credits,
-    intentExtraction: row.intent_extraction,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    requestsPerMinute: row.requests_per_minute,
-    requestsPerDay: row.requests_per_day,
-    minuteCount: row.minute_count,
-    dayCount: row.day_count,
-    admitted: row.admitted,
-    retryAfterSeconds: row.retry_after_seconds,
+export type Admit = (authorization: string) => Promise<Admission>;
+
+/** Returns a function that resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
+export function createAdmit(sql: Sql): Admit {
+  const batcher = createAdmissionBatcher(sql);
+  return async (authorization) => {
+    if (authorization === '') throw unauthorized('missing Authorization header; send "Authorization: Bearer <API_KEY>"');
+    const key = bearerToken(authorization);
+    if (key === undefined) throw unauthorized('malformed Authorization header; expected "Bearer <API_KEY>"');
+    if (!isWellFormedApiKey(key)) throw unauthorized('malformed API key');
+    const hash = hashApiKey(key);
+    const row = await batcher.admit(hash);
+    if (!row) throw unauthorized(await refusalReason(sql, hash));
+    return {
+      keyId: row.key_id,
+      tier: row.tier,
+      credits: row.credits,
+      monthlyCredits: row.monthly_credits,
+      intentExtraction: row.intent_extraction,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      requestsPerMinute: row.requests_per_minute,
+      requestsPerDay: row.requests_per_day,
+      minuteCount: row.minute_count,
+      dayCount: row.day_count,
+      admitted: row.admitted,
+      retryAfterSeconds: row.retry_after_seconds,
+    };
   };
 }
 

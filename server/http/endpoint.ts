@@ -3,7 +3,7 @@
 // Credits are committed before the success status is written and refunded on any failure or abort.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
-import { admitRequest, limitHeaders, type Admission } from '../auth/admission.ts';
+import { limitHeaders, type Admission, type Admit } from '../auth/admission.ts';
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
@@ -36,6 +36,7 @@ export interface Endpoint {
 
 export interface EndpointDeps {
   sql: Sql;
+  admit: Admit;
   usage: UsageLog;
   inFlight: InFlight;
   log: (message: string, err?: unknown) => void;
@@ -82,7 +83,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
   let admission: Admission;
   try {
-    admission = await admitRequest(deps.sql, incoming.authorization);
+    admission = await deps.admit(incoming.authorization);
   } catch (err) {
     // Unauthenticated: no key to charge or record against.
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);

@@ -1,0 +1,100 @@
+// HTTP overhead: GET /me (auth + rate limit in PostgreSQL + usage record) through the real server
+// process, against a bare uWS handler measured in the same run. autocannon, 64 connections.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import fs from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { connectSql } from '../server/db/connect.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { createApiKey } from '../server/auth/api-keys.ts';
+import { spawnServer } from '../test/support/server.ts';
+import { scratchDatabase } from './scratch-database.ts';
+import { machineLine } from './machine.ts';
+
+const CONNECTIONS = 64;
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const KEYS = 2000; // pro keys (300/min each): enough that no key reaches its limit during the run
+
+interface Result {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+function fire(url: string, keys?: string[]): Promise<Result> {
+  let next = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections: CONNECTIONS,
+        duration: DURATION_S,
+        requests: keys
+          ? [{ setupRequest: (req: any) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[next++ % keys.length]}` } }) }]
+          : undefined,
+      },
+      (err: Error | null, result: any) => {
+        if (err) return reject(err);
+        resolve({
+          requests: result.requests.total,
+          perSecond: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          non2xx: result.non2xx,
+          errors: result.errors,
+        });
+      },
+    );
+  });
+}
+
+async function startBare(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare-uws.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (d) => {
+    const m = /listening on (\S+)/.exec(String(d));
+    if (m) resolve(m[1]);
+  }));
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function line(name: string, r: Result): string {
+  return `${name.padEnd(22)} ${Math.round(r.perSecond).toString().padStart(7)} req/s   p50 ${r.p50} ms   p99 ${r.p99} ms   (${r.requests} requests, non-2xx ${r.non2xx}, errors ${r.errors})`;
+}
+
+export async function benchHttp(): Promise<string> {
+  const db = await scratchDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-data-'));
+  const sql = connectSql(db.url, 4);
+  try {
+    await migrate(sql);
+    const keys: string[] = [];
+    for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(sql, { name: `bench-${i}`, tier: 'pro' })).key);
+    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, DEMO_TRACKS: '0' });
+    const bare = await startBare();
+    try {
+      await fire(`${bare.url}`); // warm-up both
+      await fire(`${server.base}/api/external/v1/me`, keys);
+      const reference = await fire(bare.url);
+      const me = await fire(`${server.base}/api/external/v1/me`, keys);
+      return [
+        machineLine(),
+        `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} pro keys round-robin`,
+        line('bare uWS handler', reference),
+        line('GET /me (full stack)', me),
+        `ratio /me to bare: ${(me.perSecond / reference.perSecond).toFixed(3)} of its throughput; p99 ${me.p99} ms (target >= 8000 req/s, p99 < 25 ms)`,
+      ].join('\n');
+    } finally {
+      bare.stop();
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  } finally {
+    await sql.end();
+    await db.dispose();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

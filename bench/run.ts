@@ -1,0 +1,24 @@
+// `npm run bench -- <name>`: runs one benchmark (or all) and prints its report.
+const benches: Record<string, () => Promise<string>> = {
+  http: async () => (await import('./http.ts')).benchHttp(),
+};
+
+async function main() {
+  const names = process.argv.slice(2);
+  const chosen = names.length ? names : Object.keys(benches);
+  for (const name of chosen) {
+    if (!benches[name]) throw new Error(`unknown benchmark "${name}"; available: ${Object.keys(benches).join(', ')}`);
+  }
+  for (const name of chosen) {
+    console.log(`\n=== bench: ${name} ===`);
+    console.log(await benches[name]());
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
