@@ -1,0 +1,80 @@
+// The whole analysis of a track, from PCM to a compact, versioned, serialisable value.
+import type { Pcm } from '../mp3/decode.ts';
+import { spectrogram } from './spectrogram.ts';
+import { onsetStrength } from './onset.ts';
+import { tempoPeriodFrames } from './tempo.ts';
+import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
+import { BEATS_PER_BAR, downbeatPhase } from './bars.ts';
+import { sectionStartBars } from './sections.ts';
+import { musicalKey } from './key.ts';
+import { pitchClassProfile } from './chroma.ts';
+import { energyLevel, loudnessDbfs, onsetRatePerSecond, type EnergyLevel } from './energy.ts';
+import { peakBeat } from './peak.ts';
+
+export const ANALYSIS_VERSION = 1;
+
+export interface Analysis {
+  version: number;
+  durationSeconds: number;
+  /** Frames per second of the envelopes below. */
+  frameRate: number;
+  tempoBpm: number;
+  beatTimesSeconds: Float32Array;
+  /** Bar starts (downbeats), seconds. */
+  barTimesSeconds: Float32Array;
+  /** Section starts (a subset of bar starts), seconds. */
+  sectionTimesSeconds: Float32Array;
+  key: string;
+  energyLevel: EnergyLevel;
+  loudnessDb: number;
+  /** The dominant energy peak (climax/drop), on a beat, seconds. */
+  peakSeconds: number;
+  /** RMS per frame (linear). */
+  rms: Float32Array;
+  /** Onset strength per frame. */
+  onset: Float32Array;
+}
+
+/** Mono at half the source rate (22.05 kHz for 44.1 kHz): plenty for rhythm and energy, half the work. */
+export function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: number } {
+  const channels = pcm.channels;
+  const length = Math.floor(channels[0].length / 2);
+  const mono = new Float32Array(length);
+  const scale = 1 / (2 * channels.length);
+  for (const channel of channels) for (let i = 0; i < length; i++) mono[i] += (channel[2 * i] + channel[2 * i + 1]) * scale;
+  return { mono, sampleRate: pcm.sampleRate / 2 };
+}
+
+export function analysePcm(pcm: Pcm): Analysis {
+  const { mono, sampleRate } = analysisSignal(pcm);
+  const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
+  const spec = spectrogram(mono, sampleRate);
+  const onset = onsetStrength(spec.logBands, spec.bands, spec.frames);
+  const bassOnset = onsetStrength(spec.logBands, spec.bands, spec.frames, 0, Math.max(1, spec.bassBands));
+  const period = tempoPeriodFrames(onset, spec.frameRate);
+  const beats = beatFrames(onset, period);
+  // Frame f covers samples [f*hop, f*hop + fft): its centre is half a window later.
+  const frameToSeconds = (f: number) => (f * (sampleRate / spec.frameRate) + 512) / sampleRate;
+  const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
+  const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
+  const phase = downbeatPhase(beats, bassOnset, spec.chromaFrames);
+  const barFrames = Int32Array.from(beats.filter((_, i) => i % BEATS_PER_BAR === phase % BEATS_PER_BAR));
+  const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
+  const peak = peakBeat(beats, spec.rms);
+  const loudnessDb = loudnessDbfs(spec.rms);
+  return {
+    version: ANALYSIS_VERSION,
+    durationSeconds,
+    frameRate: spec.frameRate,
+    tempoBpm: Math.round(tempoBpm * 100) / 100,
+    beatTimesSeconds,
+    barTimesSeconds: Float32Array.from(barFrames, frameToSeconds),
+    sectionTimesSeconds: Float32Array.from(sections, (b) => frameToSeconds(barFrames[b])),
+    key: musicalKey(pitchClassProfile(mono, sampleRate)),
+    energyLevel: energyLevel(loudnessDb, onsetRatePerSecond(onset, spec.frameRate), tempoBpm),
+    loudnessDb: Math.round(loudnessDb * 10) / 10,
+    peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
+    rms: spec.rms,
+    onset,
+  };
+}

@@ -1,0 +1,74 @@
+// Beat times by dynamic programming (Ellis 2007, as librosa.beat.beat_track): the beat sequence
+// that best combines strong onsets with spacing close to the tempo period.
+
+const TIGHTNESS = 100;
+
+/** Beat positions in frames, given onset strength and the beat period (frames). */
+export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
+  const n = onset.length;
+  if (n === 0) return new Int32Array(0);
+  // Smooth the onsets with a Gaussian a fraction of a beat wide, as librosa does.
+  const radius = Math.max(1, Math.round(periodFrames / 16));
+  const local = new Float64Array(n);
+  let norm = 0;
+  for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
+  norm = norm || 1;
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let j = -radius; j <= radius; j++) {
+      const k = i + j;
+      if (k >= 0 && k < n) sum += (onset[k] / norm) * Math.exp(-0.5 * ((j / radius) * 2) ** 2);
+    }
+    local[i] = sum;
+  }
+  const score = new Float64Array(n);
+  const back = new Int32Array(n).fill(-1);
+  const minGap = Math.max(1, Math.round(periodFrames / 2));
+  const maxGap = Math.round(periodFrames * 2);
+  for (let t = 0; t < n; t++) {
+    let best = 0;
+    let bestFrom = -1;
+    for (let from = Math.max(0, t - maxGap); from <= t - minGap; from++) {
+      const gap = Math.log((t - from) / periodFrames);
+      const candidate = score[from] - TIGHTNESS * gap * gap;
+      if (bestFrom < 0 || candidate > best) {
+        best = candidate;
+        bestFrom = from;
+      }
+    }
+    score[t] = local[t] + (bestFrom >= 0 ? Math.max(0, best) : 0);
+    back[t] = bestFrom >= 0 && best > 0 ? bestFrom : -1;
+  }
+  // The last beat: the best-scoring frame within the final beat period that is a local onset peak.
+  let last = n - 1;
+  let lastScore = -Infinity;
+  for (let t = Math.max(0, n - Math.round(periodFrames) - 1); t < n; t++) {
+    if (score[t] > lastScore) {
+      lastScore = score[t];
+      last = t;
+    }
+  }
+  const beats: number[] = [];
+  for (let t = last; t >= 0; t = back[t]) beats.push(t);
+  beats.reverse();
+  // Drop beats before the music starts (leading silence carries no onsets).
+  const threshold = 0.05 * Math.max(...local);
+  let first = 0;
+  while (first < beats.length - 1 && local[beats[first]] < threshold) first++;
+  return Int32Array.from(beats.slice(first));
+}
+
+/** Tempo from beat positions: the slope of a line through them, more precise than one ACF lag. */
+export function tempoFromBeatsBpm(beatTimesSeconds: Float32Array, fallbackBpm: number): number {
+  const n = beatTimesSeconds.length;
+  if (n < 4) return fallbackBpm;
+  let sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (let i = 0; i < n; i++) {
+    sx += i;
+    sy += beatTimesSeconds[i];
+    sxx += i * i;
+    sxy += i * beatTimesSeconds[i];
+  }
+  const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+  return slope > 0 ? 60 / slope : fallbackBpm;
+}

@@ -1,0 +1,40 @@
+// Onset strength: spectral flux of the log band energies (positive changes only), per frame.
+
+/** Onset strength per frame over bands [fromBand, toBand), with a local mean removed (units: log-energy change). */
+export function onsetStrength(logBands: Float32Array, bands: number, frames: number, fromBand = 0, toBand = bands): Float32Array {
+  const flux = new Float32Array(frames);
+  for (let f = 1; f < frames; f++) {
+    let sum = 0;
+    for (let k = fromBand; k < toBand; k++) {
+      const rise = logBands[f * bands + k] - logBands[(f - 1) * bands + k];
+      if (rise > 0) sum += rise;
+    }
+    flux[f] = sum / (toBand - fromBand);
+  }
+  return subtractLocalMean(flux, 16);
+}
+
+/** Removes a moving average (2 * radius + 1 frames) and keeps the positive part: peaks stand out from a steady texture. */
+export function subtractLocalMean(values: Float32Array, radius: number): Float32Array {
+  const out = new Float32Array(values.length);
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < Math.min(radius, values.length); i++) {
+    sum += values[i];
+    count++;
+  }
+  for (let i = 0; i < values.length; i++) {
+    const add = i + radius;
+    if (add < values.length) {
+      sum += values[add];
+      count++;
+    }
+    const drop = i - radius - 1;
+    if (drop >= 0) {
+      sum -= values[drop];
+      count--;
+    }
+    out[i] = Math.max(0, values[i] - sum / count);
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+// The dominant energy peak (the climax or drop): the beat where the sustained energy after it
+// rises most above the energy before it, weighted by how loud it gets.
+
+const WINDOW_BEATS = 8;
+
+/** Index into `beatFrames` of the peak beat. */
+export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
+  const n = beatFrames.length;
+  if (n === 0) return -1;
+  const energy = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const from = beatFrames[i];
+    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (beatFrames[i] - (beatFrames[i - 1] ?? 0)));
+    let sum = 0;
+    for (let f = from; f < Math.max(from + 1, to); f++) sum += (rms[f] ?? 0) ** 2;
+    energy[i] = Math.sqrt(sum / Math.max(1, to - from));
+  }
+  const loudest = Math.max(...energy) || 1;
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let i = 1; i < n; i++) {
+    let after = 0, before = 0, afterCount = 0, beforeCount = 0;
+    for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
+    for (let j = Math.max(0, i - WINDOW_BEATS); j < i; j++, beforeCount++) before += energy[j];
+    after /= afterCount;
+    before /= beforeCount;
+    // A rise into a loud passage: relative jump, and the level reached.
+    const score = (after - before) / loudest + 0.5 * (after / loudest);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,47 @@
+// Analysis <-> bytes: a JSON header of the scalar fields followed by the typed arrays, so the
+// catalog can persist it per track and the pool can move it between threads without copying.
+import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
+
+const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset'] as const;
+const MAGIC = 0x4d4c4131; // "MLA1"
+
+export function serialiseAnalysis(analysis: Analysis): Uint8Array {
+  const scalars: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(analysis)) if (!(ARRAYS as readonly string[]).includes(name)) scalars[name] = value;
+  const lengths = ARRAYS.map((name) => analysis[name].length);
+  const header = new TextEncoder().encode(JSON.stringify({ scalars, lengths }));
+  const headerPadded = Math.ceil((8 + header.length) / 4) * 4; // typed arrays need 4-byte alignment
+  const total = headerPadded + lengths.reduce((n, l) => n + 4 * l, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC);
+  view.setUint32(4, header.length);
+  out.set(header, 8);
+  let offset = headerPadded;
+  for (const name of ARRAYS) {
+    out.set(new Uint8Array(analysis[name].buffer, analysis[name].byteOffset, analysis[name].byteLength), offset);
+    offset += analysis[name].byteLength;
+  }
+  return out;
+}
+
+export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 8 || view.getUint32(0) !== MAGIC) throw new Error('not a serialised analysis');
+  const headerLength = view.getUint32(4);
+  const { scalars, lengths } = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  if (scalars.version !== ANALYSIS_VERSION) throw new Error(`analysis version ${scalars.version}, expected ${ANALYSIS_VERSION}`);
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  let offset = Math.ceil((8 + headerLength) / 4) * 4;
+  const arrays: Record<string, Float32Array> = {};
+  ARRAYS.forEach((name, i) => {
+    arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, lengths[i]);
+    offset += 4 * lengths[i];
+  });
+  return { ...scalars, ...arrays } as Analysis;
+}
+
+/** Bytes held by an analysis in memory (for the byte-bounded cache). */
+export function analysisBytes(analysis: Analysis): number {
+  return 512 + ARRAYS.reduce((n, name) => n + analysis[name].byteLength, 0);
+}

@@ -1,0 +1,59 @@
+// A clip: choose the segment, decode just its frames, de-click the edges, encode a gapless MP3.
+import type { Analysis } from './analysis/analyse.ts';
+import { decodeRange, type Pcm } from './mp3/decode.ts';
+import { encodeGaplessMp3 } from './mp3/encode.ts';
+import type { FrameIndex } from './mp3/frame-index.ts';
+import { selectSegment, type Segment } from './segment.ts';
+
+export const CLIP_SAMPLE_RATE = 44100;
+/** Length of the raised-cosine ramp at each edge: enough to avoid a click, far too short to be a fade. */
+export const DECLICK_SECONDS = 0.003;
+
+export interface Clip {
+  mp3: Uint8Array;
+  segment: Segment;
+  /** Samples per channel in the clip (what a gapless decoder returns). */
+  samples: number;
+}
+
+/** Linear-interpolation resampling: only for the rare source that is not 44.1 kHz. */
+function resample(channel: Float32Array, from: number, to: number, length: number): Float32Array {
+  if (from === to) return channel;
+  const out = new Float32Array(length);
+  const ratio = from / to;
+  for (let i = 0; i < length; i++) {
+    const x = i * ratio;
+    const j = Math.floor(x);
+    const frac = x - j;
+    out[i] = (channel[j] ?? 0) * (1 - frac) + (channel[j + 1] ?? channel[j] ?? 0) * frac;
+  }
+  return out;
+}
+
+export function declick(channel: Float32Array, sampleRate: number): void {
+  const n = Math.min(Math.floor(channel.length / 2), Math.round(DECLICK_SECONDS * sampleRate));
+  for (let i = 0; i < n; i++) {
+    const gain = 0.5 - 0.5 * Math.cos((Math.PI * i) / n);
+    channel[i] *= gain;
+    channel[channel.length - 1 - i] *= gain;
+  }
+}
+
+export function stereoAt44100(pcm: Pcm, samples: number): [Float32Array, Float32Array] {
+  const left = resample(pcm.channels[0], pcm.sampleRate, CLIP_SAMPLE_RATE, samples);
+  const right = pcm.channels.length > 1 ? resample(pcm.channels[1], pcm.sampleRate, CLIP_SAMPLE_RATE, samples) : left.slice();
+  return [left.length === samples ? left : left.subarray(0, samples), right.length === samples ? right : right.subarray(0, samples)];
+}
+
+export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, durationSeconds: number, hitPointSeconds?: number): Promise<Clip> {
+  const segment = selectSegment(analysis, durationSeconds, hitPointSeconds);
+  const sourceRate = index.sampleRate;
+  const startSample = Math.round(segment.startSeconds * sourceRate);
+  const sourceLength = Math.min(index.totalSamples - startSample, Math.round(durationSeconds * sourceRate));
+  const pcm = await decodeRange(mp3, index, startSample, startSample + sourceLength);
+  const samples = Math.min(Math.round(durationSeconds * CLIP_SAMPLE_RATE), Math.round((sourceLength * CLIP_SAMPLE_RATE) / sourceRate));
+  const [left, right] = stereoAt44100(pcm, samples);
+  declick(left, CLIP_SAMPLE_RATE);
+  declick(right, CLIP_SAMPLE_RATE);
+  return { mp3: await encodeGaplessMp3(left, right), segment, samples };
+}

@@ -1,0 +1,69 @@
+// The MP3 encoders we can use, behind one small interface. Both are LAME: WASM LAME
+// (wasm-media-encoders) is the default, chosen by benchmark (bench/engine.ts); lamejs is
+// kept as the pure-JS alternative the benchmark compares against.
+import { createMp3Encoder } from 'wasm-media-encoders';
+import { Mp3Encoder as LameJsEncoder } from '@breezystack/lamejs';
+
+export interface Mp3FrameEncoder {
+  name: string;
+  /** Encodes a whole clip (stereo, 44.1 kHz) to raw MP3 frames, no tag frame. */
+  encode(left: Float32Array, right: Float32Array, bitrateKbps: number): Promise<Uint8Array>;
+}
+
+/** LAME's encoder delay (samples of silence it puts before the first input sample). */
+export const LAME_ENCODER_DELAY = 576;
+
+const CHUNK = 1152 * 64; // samples per encode() call
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+let wasmEncoder: Awaited<ReturnType<typeof createMp3Encoder>> | undefined;
+
+export const wasmLame: Mp3FrameEncoder = {
+  name: 'wasm-media-encoders (LAME 3.100, WASM)',
+  async encode(left, right, bitrateKbps) {
+    wasmEncoder ??= await createMp3Encoder();
+    // configure() resets the encoder: one instance per thread serves every clip.
+    wasmEncoder.configure({ channels: 2, sampleRate: 44100, bitrate: bitrateKbps as 128 });
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < left.length; i += CHUNK) {
+      // encode() returns a view into WASM memory that the next call overwrites: copy it.
+      parts.push(wasmEncoder.encode([left.subarray(i, i + CHUNK), right.subarray(i, i + CHUNK)]).slice());
+    }
+    parts.push(wasmEncoder.finalize().slice());
+    return concat(parts);
+  },
+};
+
+function toInt16(samples: Float32Array): Int16Array {
+  const out = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++) {
+    const s = Math.max(-1, Math.min(1, samples[i]));
+    out[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
+  }
+  return out;
+}
+
+export const lameJs: Mp3FrameEncoder = {
+  name: '@breezystack/lamejs (LAME port, JS)',
+  async encode(left, right, bitrateKbps) {
+    const encoder = new LameJsEncoder(2, 44100, bitrateKbps);
+    const l = toInt16(left);
+    const r = toInt16(right);
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < l.length; i += 1152) parts.push(new Uint8Array(encoder.encodeBuffer(l.subarray(i, i + 1152), r.subarray(i, i + 1152))));
+    parts.push(new Uint8Array(encoder.flush()));
+    return concat(parts);
+  },
+};
+
+export const defaultEncoder = wasmLame;

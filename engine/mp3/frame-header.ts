@@ -1,0 +1,51 @@
+// MPEG audio frame headers (layer III only: MPEG-1, MPEG-2 and MPEG-2.5).
+// Reference: ISO/IEC 11172-3 and 13818-3, header layout AAAAAAAA AAABBCCD EEEEFFGH IIJJKLMM.
+
+export interface FrameHeader {
+  version: 1 | 2 | 2.5;
+  sampleRate: number;
+  bitrateKbps: number;
+  channels: 1 | 2;
+  /** Bytes of the whole frame, header included. */
+  frameBytes: number;
+  samplesPerFrame: 1152 | 576;
+  /** Byte offset, from the frame start, of the side info's end: where a Xing/Info tag would sit. */
+  sideInfoEnd: number;
+}
+
+const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+const BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+const SAMPLE_RATES: Record<string, number[]> = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
+
+/** Parses the 4-byte header at `offset`; undefined if it is not a valid layer III header. */
+export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader | undefined {
+  if (offset + 4 > bytes.length) return undefined;
+  const b1 = bytes[offset + 1];
+  const b2 = bytes[offset + 2];
+  const b3 = bytes[offset + 3];
+  if (bytes[offset] !== 0xff || (b1 & 0xe0) !== 0xe0) return undefined;
+  const versionBits = (b1 >> 3) & 3;
+  if (versionBits === 1) return undefined; // reserved
+  if (((b1 >> 1) & 3) !== 1) return undefined; // not layer III
+  const bitrateIndex = b2 >> 4;
+  const rateIndex = (b2 >> 2) & 3;
+  if (bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined; // free format, bad, reserved
+  const version = versionBits === 3 ? 1 : versionBits === 2 ? 2 : 2.5;
+  const sampleRate = SAMPLE_RATES[String(version)][rateIndex];
+  const bitrateKbps = (version === 1 ? BITRATES_V1 : BITRATES_V2)[bitrateIndex];
+  const padding = (b2 >> 1) & 1;
+  const channels = b3 >> 6 === 3 ? 1 : 2;
+  const hasCrc = (b1 & 1) === 0;
+  const samplesPerFrame = version === 1 ? 1152 : 576;
+  const frameBytes = Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
+  const sideInfoBytes = version === 1 ? (channels === 1 ? 17 : 32) : channels === 1 ? 9 : 17;
+  return {
+    version,
+    sampleRate,
+    bitrateKbps,
+    channels,
+    frameBytes,
+    samplesPerFrame,
+    sideInfoEnd: 4 + (hasCrc ? 2 : 0) + sideInfoBytes,
+  };
+}

@@ -1,0 +1,85 @@
+// The engine's worker pool (piscina): explicit thread count, idle timeout and a bounded queue.
+// A full queue is a typed "busy" error (the server answers 503 + Retry-After); a crashed worker
+// fails only its own task and piscina replaces it.
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { EngineError, type EngineErrorCode } from './errors.ts';
+import { deserialiseAnalysis } from './analysis/serialise.ts';
+import type { Analysis } from './analysis/analyse.ts';
+import type { AnalyseTask, ClipTask, ClipValue, TaskResult } from './worker.ts';
+
+export interface EnginePoolOptions {
+  /** Worker threads; default: the CPU count (audio work is CPU-bound, more threads only contend). */
+  threads?: number;
+  /** Tasks allowed to wait for a thread; beyond that, run() fails fast with "busy". */
+  maxQueue?: number;
+  /** Milliseconds an idle thread is kept (its WASM decoders/encoders are warm). */
+  idleTimeoutMs?: number;
+}
+
+export interface EnginePool {
+  analyse(task: AnalyseTask): Promise<{ analysis: Analysis; bytes: Uint8Array }>;
+  clip(task: ClipTask): Promise<ClipValue>;
+  /** Ends one worker thread abruptly (diagnostics and tests of recovery). */
+  crashOneWorker(): Promise<void>;
+  status(): { threads: number; queued: number; completed: number; utilization: number; maxQueue: number };
+  close(): Promise<void>;
+}
+
+const workerFile = new URL('./worker-entry.mjs', import.meta.url).href;
+
+/** Moved buffers arrive as Uint8Array, Buffer or bare ArrayBuffer depending on the path taken. */
+function asBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw new Error('engine worker returned no bytes');
+}
+
+function unwrap<T>(result: TaskResult<T>): T {
+  if (result.ok) return result.value;
+  throw new EngineError(result.error.code as EngineErrorCode, result.error.message, result.error.details);
+}
+
+export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
+  const threads = options.threads ?? os.availableParallelism();
+  const maxQueue = options.maxQueue ?? threads * 16;
+  const pool = new Piscina({
+    filename: workerFile,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: options.idleTimeoutMs ?? 60_000,
+    maxQueue,
+    // Each task is CPU-bound: one at a time per thread.
+    concurrentTasksPerWorker: 1,
+  });
+
+  async function run<T>(name: string, task: object, transfer: ArrayBuffer[] = []): Promise<T> {
+    try {
+      return unwrap<T>(await pool.run(task, { name, transferList: transfer }));
+    } catch (err) {
+      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+        throw new EngineError('busy', 'the audio engine is at capacity; retry shortly');
+      }
+      throw err;
+    }
+  }
+
+  const transferable = (bytes?: Uint8Array) => (bytes && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? [bytes.buffer as ArrayBuffer] : []);
+
+  return {
+    async analyse(task) {
+      const bytes = asBytes(await run<unknown>('analyse', task, transferable(task.mp3)));
+      return { analysis: deserialiseAnalysis(bytes), bytes };
+    },
+    async clip(task) {
+      const value = await run<ClipValue>('clip', task, transferable(task.mp3));
+      return { ...value, mp3: asBytes(value.mp3) };
+    },
+    async crashOneWorker() {
+      await pool.run({}, { name: 'crash' }).catch(() => {});
+    },
+    status: () => ({ threads: pool.threads.length, queued: pool.queueSize, completed: pool.completed, utilization: pool.utilization, maxQueue }),
+    close: () => pool.destroy(),
+  };
+}

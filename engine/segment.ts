@@ -1,0 +1,130 @@
+// Segment selection: where a clip of D seconds should start. Candidates start on bar or section
+// boundaries (beats as a fallback); each is scored for start and end quality, cut smoothness,
+// representative energy, the climax, and silence. With a hit point H the start is pinned to
+// peak - H (within 1 s, snapped to a beat) so the climax lands at H.
+import type { Analysis } from './analysis/analyse.ts';
+import { EngineError } from './errors.ts';
+
+export const MIN_CLIP_SECONDS = 10;
+export const MAX_CLIP_SECONDS = 300;
+/** The spec's precision for the hit point: the peak lands within this many seconds of H. */
+export const HIT_POINT_TOLERANCE_SECONDS = 1;
+
+export interface Segment {
+  startSeconds: number;
+  durationSeconds: number;
+  /** Where the dominant peak lands in the clip, or null when it falls outside. */
+  hitPointSeconds: number | null;
+  score: number;
+}
+
+interface Candidate {
+  start: number;
+  boundary: number; // 1 section, 0.8 bar, 0.4 beat
+}
+
+function nearestDistance(sorted: Float32Array, t: number): number {
+  let lo = 0, hi = sorted.length - 1;
+  if (hi < 0) return Infinity;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  let best = Math.abs(sorted[lo] - t);
+  if (lo > 0) best = Math.min(best, Math.abs(sorted[lo - 1] - t));
+  return best;
+}
+
+function meanOver(values: Float32Array, frameRate: number, from: number, to: number): number {
+  const a = Math.max(0, Math.floor(from * frameRate));
+  const b = Math.min(values.length, Math.ceil(to * frameRate));
+  let sum = 0;
+  for (let i = a; i < b; i++) sum += values[i];
+  return b > a ? sum / (b - a) : 0;
+}
+
+function segmentScorer(analysis: Analysis, duration: number) {
+  const { rms, onset, frameRate } = analysis;
+  const trackRms = meanOver(rms, frameRate, 0, analysis.durationSeconds) || 1e-9;
+  const trackOnset = meanOver(onset, frameRate, 0, analysis.durationSeconds) || 1e-9;
+  let maxRms = 0;
+  for (const v of rms) maxRms = Math.max(maxRms, v);
+  const silent = 0.02 * maxRms;
+  return (candidate: Candidate): number => {
+    const start = candidate.start;
+    const end = start + duration;
+    const endOnBar = nearestDistance(analysis.barTimesSeconds, end) < 0.06 ? 1 : 0;
+    const endOnBeat = Math.max(0, 1 - nearestDistance(analysis.beatTimesSeconds, end) / 0.25);
+    const endQuality = endOnBar ? 1 : 0.5 * endOnBeat;
+    // A strong onset just before the end would be cut off mid-note; one just before the start would be a clipped pickup.
+    const cutActivity = (meanOver(onset, frameRate, end - 0.15, end + 0.02) + meanOver(onset, frameRate, start - 0.12, start - 0.01)) / (2 * trackOnset);
+    const energy = Math.min(1.3, meanOver(rms, frameRate, start, end) / trackRms);
+    const peak = analysis.peakSeconds;
+    const climax = peak >= start + 2 && peak <= end - 4 ? 1 : 0;
+    let silentFrames = 0;
+    const a = Math.floor(start * frameRate), b = Math.min(rms.length, Math.ceil(end * frameRate));
+    for (let i = a; i < b; i++) if (rms[i] < silent) silentFrames++;
+    const silence = b > a ? silentFrames / (b - a) : 0;
+    return candidate.boundary + 0.7 * endQuality - 0.3 * Math.min(3, cutActivity) + energy + 0.8 * climax - 2 * silence;
+  };
+}
+
+function candidates(analysis: Analysis, latestStart: number): Candidate[] {
+  const list: Candidate[] = [{ start: 0, boundary: 0.8 }];
+  const add = (times: Float32Array, boundary: number) => {
+    for (const t of times) if (t >= 0 && t <= latestStart) list.push({ start: t, boundary });
+  };
+  add(analysis.sectionTimesSeconds, 1);
+  add(analysis.barTimesSeconds, 0.8);
+  add(analysis.beatTimesSeconds, 0.4);
+  return list;
+}
+
+export function feasibleHitPoints(analysis: Analysis, duration: number): { min: number; max: number } {
+  const latestStart = analysis.durationSeconds - duration;
+  const peak = analysis.peakSeconds;
+  return {
+    min: Math.max(0, peak - latestStart - HIT_POINT_TOLERANCE_SECONDS),
+    max: Math.min(duration, peak + HIT_POINT_TOLERANCE_SECONDS),
+  };
+}
+
+export function selectSegment(analysis: Analysis, durationSeconds: number, hitPointSeconds?: number): Segment {
+  const duration = durationSeconds;
+  const trackSeconds = analysis.durationSeconds;
+  if (duration > trackSeconds) {
+    const max = Math.floor(trackSeconds * 1000) / 1000;
+    throw new EngineError('duration_unavailable', `duration_seconds ${duration} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, { min: MIN_CLIP_SECONDS, max });
+  }
+  const latestStart = trackSeconds - duration;
+  const score = segmentScorer(analysis, duration);
+  let pool = candidates(analysis, latestStart);
+  let target: number | undefined;
+  if (hitPointSeconds !== undefined) {
+    const { min, max } = feasibleHitPoints(analysis, duration);
+    if (hitPointSeconds < min || hitPointSeconds > max) {
+      throw new EngineError(
+        'hit_point_unreachable',
+        `hit_point_seconds ${hitPointSeconds} cannot be met: the track's peak is at ${analysis.peakSeconds.toFixed(2)} s, so with duration_seconds ${duration} the hit point must be from ${min.toFixed(2)} to ${max.toFixed(2)}`,
+        { min: Math.round(min * 100) / 100, max: Math.round(max * 100) / 100, peak_seconds: Math.round(analysis.peakSeconds * 100) / 100 },
+      );
+    }
+    target = analysis.peakSeconds - hitPointSeconds;
+    const tolerance = HIT_POINT_TOLERANCE_SECONDS * 0.9; // a margin under the promised 1 s
+    pool = pool.filter((c) => Math.abs(c.start - target!) <= tolerance);
+    // Always possible: the exact start, clamped into the track.
+    pool.push({ start: Math.min(latestStart, Math.max(0, target)), boundary: 0 });
+  }
+  let best: Segment | undefined;
+  for (const candidate of pool) {
+    const s = score(candidate) - (target === undefined ? 0 : 2 * Math.abs(candidate.start - target));
+    if (!best || s > best.score || (s === best.score && candidate.start < best.startSeconds)) {
+      best = { startSeconds: candidate.start, durationSeconds: duration, hitPointSeconds: null, score: s };
+    }
+  }
+  const chosen = best!;
+  const landing = analysis.peakSeconds - chosen.startSeconds;
+  chosen.hitPointSeconds = landing >= 0 && landing < duration ? landing : null;
+  return chosen;
+}

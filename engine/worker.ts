@@ -1,0 +1,89 @@
+// The engine's worker thread (piscina): analyse and clip tasks. Heavy audio work never runs on the
+// server's main thread. Results are moved back (transferred), not copied.
+import fs from 'node:fs/promises';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { LRUCache } from 'lru-cache';
+import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
+import { decodeAll } from './mp3/decode.ts';
+import { analysePcm } from './analysis/analyse.ts';
+import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
+import { makeClip } from './clip.ts';
+import { isEngineError } from './errors.ts';
+import type { Segment } from './segment.ts';
+
+export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details: Record<string, number> } };
+
+export interface AnalyseTask {
+  mp3?: Uint8Array;
+  path?: string;
+}
+
+export interface ClipTask {
+  mp3?: Uint8Array;
+  path?: string;
+  analysis: Uint8Array;
+  durationSeconds: number;
+  hitPointSeconds?: number;
+}
+
+export interface ClipValue {
+  mp3: Uint8Array;
+  segment: Segment;
+  samples: number;
+}
+
+interface Source {
+  bytes: Uint8Array;
+  index: FrameIndex;
+}
+
+// Files of the catalog store are immutable (content-addressed): their bytes and frame index can be kept.
+const sources = new LRUCache<string, Source>({ maxSize: 128 * 1024 * 1024, sizeCalculation: (s) => s.bytes.length + s.index.offsets.length * 6 + 1 });
+
+async function source(task: { mp3?: Uint8Array; path?: string }): Promise<Source> {
+  if (task.mp3) return { bytes: task.mp3, index: indexFrames(task.mp3) };
+  if (!task.path) throw new Error('task needs mp3 bytes or a path');
+  const cached = sources.get(task.path);
+  if (cached) return cached;
+  const bytes = new Uint8Array(await fs.readFile(task.path));
+  const loaded = { bytes, index: indexFrames(bytes) };
+  sources.set(task.path, loaded);
+  return loaded;
+}
+
+/** Hands the result back to the main thread, transferring (not copying) the listed buffers. */
+function moved<T>(result: TaskResult<T>, buffers: ArrayBufferLike[]) {
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: result } as any);
+}
+
+async function settle<T>(work: () => Promise<{ value: T; buffers: ArrayBufferLike[] }>) {
+  try {
+    const { value, buffers } = await work();
+    return moved<T>({ ok: true, value }, buffers);
+  } catch (err) {
+    if (isEngineError(err)) return { ok: false, error: { code: err.code, message: err.message, details: err.details } };
+    throw err;
+  }
+}
+
+export function analyse(task: AnalyseTask) {
+  return settle(async () => {
+    const { bytes, index } = await source(task);
+    const analysis = serialiseAnalysis(analysePcm(await decodeAll(bytes, index)));
+    return { value: analysis, buffers: [analysis.buffer] };
+  });
+}
+
+export function clip(task: ClipTask) {
+  return settle(async () => {
+    const { bytes, index } = await source(task);
+    const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), task.durationSeconds, task.hitPointSeconds);
+    const value: ClipValue = { mp3: result.mp3, segment: result.segment, samples: result.samples };
+    return { value, buffers: [result.mp3.buffer] };
+  });
+}
+
+/** Diagnostic: ends this worker thread abruptly, as a fatal fault would (the pool must recover). */
+export function crash(): never {
+  process.exit(70);
+}
