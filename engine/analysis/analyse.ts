@@ -57,7 +57,7 @@ export function analysePcm(pcm: Pcm): Analysis {
   const frameToSeconds = (f: number) => (f * (sampleRate / spec.frameRate) + 512) / sampleRate;
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
-  const phase = downbeatPhase(beats, bassOnset, spec.chromaFrames);
+  const phase = downbeatPhase(beats, bassOnset, onset, spec.chromaFrames);
   const barFrames = Int32Array.from(beats.filter((_, i) => i % BEATS_PER_BAR === phase % BEATS_PER_BAR));
   const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
   const peak = peakBeat(beats, spec.rms);

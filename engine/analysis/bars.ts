@@ -1,15 +1,18 @@
 // Downbeats (first beat of each bar), assuming 4/4: the phase whose beats carry the most bass
-// onsets and harmonic change, which is where kicks and chord changes fall.
+// onsets, overall accent and harmonic change, which is where kicks, accents and chord changes fall.
 
 export const BEATS_PER_BAR = 4;
 
 /** Index (0..3) of the first downbeat among the beats. */
-export function downbeatPhase(beatFrames: Int32Array, bassOnset: Float32Array, chromaFrames: Float32Array): number {
+export function downbeatPhase(beatFrames: Int32Array, bassOnset: Float32Array, onset: Float32Array, chromaFrames: Float32Array): number {
   if (beatFrames.length < BEATS_PER_BAR * 2) return 0;
   const chromaChange = new Float64Array(beatFrames.length);
-  for (let i = 1; i < beatFrames.length; i++) chromaChange[i] = chromaDistance(chromaFrames, beatFrames[i - 1], beatFrames[i]);
-  const bassAtBeat = Array.from(beatFrames, (f) => Math.max(bassOnset[f] ?? 0, bassOnset[f + 1] ?? 0, bassOnset[f - 1] ?? 0));
+  for (let i = 0; i + 1 < beatFrames.length; i++) chromaChange[i] = chromaDistance(chromaFrames, beatFrames[i], beatFrames[i + 1]);
+  const around = (values: Float32Array, f: number) => Math.max(values[f] ?? 0, values[f + 1] ?? 0, values[f - 1] ?? 0);
+  const bassAtBeat = Array.from(beatFrames, (f) => around(bassOnset, f));
+  const accentAtBeat = Array.from(beatFrames, (f) => around(onset, f));
   const bassMax = Math.max(...bassAtBeat) || 1;
+  const accentMax = Math.max(...accentAtBeat) || 1;
   const changeMax = Math.max(...chromaChange) || 1;
   let best = 0;
   let bestScore = -Infinity;
@@ -17,7 +20,7 @@ export function downbeatPhase(beatFrames: Int32Array, bassOnset: Float32Array, c
     let score = 0;
     let count = 0;
     for (let i = phase; i < beatFrames.length; i += BEATS_PER_BAR) {
-      score += bassAtBeat[i] / bassMax + chromaChange[i] / changeMax;
+      score += bassAtBeat[i] / bassMax + accentAtBeat[i] / accentMax + chromaChange[i] / changeMax;
       count++;
     }
     if (score / count > bestScore) {

@@ -7,7 +7,7 @@ export const HOP_SIZE = 256;
 const BANDS = 48;
 const BAND_LOW_HZ = 30;
 const BAND_HIGH_HZ = 8000;
-const CHROMA_LOW_HZ = 150;
+const CHROMA_LOW_HZ = 40; // low: bass notes mark bar starts
 const CHROMA_HIGH_HZ = 2000;
 /** Bands below this frequency form the "bass" onset used to find downbeats. */
 export const BASS_HIGH_HZ = 200;

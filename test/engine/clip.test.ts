@@ -1,0 +1,120 @@
+// Clips measured, not eyeballed: decoded length, where the re-analysed peak lands, the edges,
+// and the Xing/LAME fields we write, read back by our parser and by ffmpeg when installed.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
+import { indexFrames, type FrameIndex } from '../../engine/mp3/frame-index.ts';
+import { makeClip } from '../../engine/clip.ts';
+import { selectSegment } from '../../engine/segment.ts';
+import { isEngineError } from '../../engine/errors.ts';
+import { climaxPiece } from '../support/synth.ts';
+import { decodeMp3, mp3Of } from '../support/audio.ts';
+
+const CLIMAX = 95.625;
+let track: Uint8Array;
+let index: FrameIndex;
+let analysis: Analysis;
+
+before(async () => {
+  track = await mp3Of(climaxPiece(128, 180, CLIMAX));
+  index = indexFrames(track);
+  analysis = analysePcm(await decodeMp3(track));
+});
+
+const CASES: [number, number | undefined][] = [
+  [10, undefined], [30, undefined], [60, undefined], [30, 0.5], [30, 10], [30, 29], [15, 7.5], [90, 60], [120, 40],
+];
+
+test('decoded clip length is D, and the re-analysed peak lands within 1 s of H', async () => {
+  for (const [duration, hit] of CASES) {
+    const clip = await makeClip(track, index, analysis, duration, hit);
+    const pcm = await decodeMp3(clip.mp3);
+    assert.equal(pcm.sampleRate, 44100);
+    assert.equal(pcm.channels.length, 2);
+    assert.equal(pcm.channels[0].length, Math.round(duration * 44100), `D=${duration}`);
+    if (hit !== undefined) {
+      assert.ok(Math.abs(clip.segment.hitPointSeconds! - hit) <= 1, `H=${hit}: segment says ${clip.segment.hitPointSeconds}`);
+      const reanalysed = analysePcm(pcm);
+      assert.ok(Math.abs(reanalysed.peakSeconds - hit) <= 1, `D=${duration} H=${hit}: re-analysed peak at ${reanalysed.peakSeconds}`);
+    }
+  }
+});
+
+test('without a hit point the clip starts on a bar and contains the climax when it fits', async () => {
+  for (const duration of [30, 60]) {
+    const segment = selectSegment(analysis, duration);
+    assert.ok(analysis.barTimesSeconds.some((b) => Math.abs(b - segment.startSeconds) < 1e-3) || analysis.sectionTimesSeconds.some((b) => Math.abs(b - segment.startSeconds) < 1e-3), `start ${segment.startSeconds}`);
+    assert.ok(segment.startSeconds <= CLIMAX && CLIMAX <= segment.startSeconds + duration, `D=${duration}: [${segment.startSeconds}, +${duration}] misses the climax`);
+  }
+});
+
+test('no discontinuity spike at either boundary (de-click ramp <= 5 ms, no fade)', async () => {
+  const clip = await makeClip(track, index, analysis, 30, 10);
+  const [left] = (await decodeMp3(clip.mp3)).channels;
+  const step = (from: number, to: number) => {
+    let max = 0;
+    for (let i = Math.max(1, from); i < to; i++) max = Math.max(max, Math.abs(left[i] - left[i - 1]));
+    return max;
+  };
+  const interior = step(44100, left.length - 44100);
+  assert.ok(Math.abs(left[0]) < 0.02, `first sample ${left[0]}`);
+  assert.ok(Math.abs(left[left.length - 1]) < 0.02, `last sample ${left[left.length - 1]}`);
+  assert.ok(step(0, 441) <= interior * 1.5, `start step ${step(0, 441)} vs interior ${interior}`);
+  assert.ok(step(left.length - 441, left.length) <= interior * 1.5, `end step vs interior ${interior}`);
+  // No fade: 10 ms in, the level is that of the source, not ramping.
+  let rmsClip = 0;
+  for (let i = 441; i < 441 + 4410; i++) rmsClip += left[i] ** 2;
+  assert.ok(Math.sqrt(rmsClip / 4410) > 0.01, 'audible right after the ramp');
+});
+
+test('the Info frame carries frame count, encoder delay and padding that add up', async () => {
+  const clip = await makeClip(track, index, analysis, 30);
+  const clipIndex = indexFrames(clip.mp3);
+  assert.ok(clipIndex.gapless);
+  assert.equal(clipIndex.gapless!.frameCount, clipIndex.offsets.length);
+  assert.equal(clipIndex.gapless!.encoderDelay, 576);
+  assert.equal(clipIndex.offsets.length * 1152 - 576 - clipIndex.gapless!.padding, 30 * 44100);
+  assert.equal(clipIndex.totalSamples, 30 * 44100);
+  // The LAME tag's CRC-16 over the first 190 bytes.
+  let crc = 0;
+  for (let i = 0; i < 190; i++) {
+    crc ^= clip.mp3[i];
+    for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xa001 : crc >>> 1;
+  }
+  assert.equal((clip.mp3[190] << 8) | clip.mp3[191], crc);
+});
+
+test('ffmpeg (when installed) decodes exactly the clip samples', async (t) => {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+  } catch {
+    t.skip('ffmpeg not installed');
+    return;
+  }
+  const clip = await makeClip(track, index, analysis, 20, 5);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mla-clip-')), 'clip.mp3');
+  fs.writeFileSync(file, clip.mp3);
+  const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', file, '-f', 'f32le', '-ac', '2', '-'], { maxBuffer: 1 << 28 });
+  assert.equal(raw.length / 8, 20 * 44100);
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+});
+
+test('impossible requests are typed errors that state the feasible range', () => {
+  assert.throws(() => selectSegment(analysis, 200), (err) => isEngineError(err) && err.code === 'duration_unavailable' && err.details.max === 180 && /180/.test(err.message));
+  // The peak is at ~95.6 s of 180 s: with D=30 a hit point of 29 s needs a start at ~66.6 s (fine),
+  // but with D=120 the latest start is 60 s, so H must be at least ~34.6 s.
+  assert.throws(() => selectSegment(analysis, 120, 5), (err) => {
+    return isEngineError(err) && err.code === 'hit_point_unreachable' && Math.abs(err.details.min - (CLIMAX - 60 - 1)) < 0.6 && /from \d/.test(err.message);
+  });
+  assert.doesNotThrow(() => selectSegment(analysis, 120, 40));
+});
+
+test('clips are deterministic: same input, same bytes', async () => {
+  const a = await makeClip(track, index, analysis, 30, 12);
+  const b = await makeClip(track, index, analysis, 30, 12);
+  assert.deepEqual(Buffer.from(a.mp3), Buffer.from(b.mp3));
+});
