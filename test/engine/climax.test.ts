@@ -19,9 +19,10 @@ test('the peak is found within 0.5 s of the designed climax', async () => {
     assert.ok(Math.abs(analysis.peakSeconds - piece.climax) <= 0.5, `${JSON.stringify(piece)}: peak at ${analysis.peakSeconds}`);
     // The peak is snapped to a beat.
     assert.ok(analysis.beatTimesSeconds.some((b) => Math.abs(b - analysis.peakSeconds) < 1e-3));
-    // A section starts at the climax (within a beat: these pieces accent beats 1 and 3 alike, so the bar phase is ambiguous).
+    // A section starts at the climax, on a bar line. These pieces put the same kick on beats 1 and 3
+    // and never change chord, so the bar phase is ambiguous by half a bar: allow two beats.
     const beat = 60 / piece.bpm;
-    assert.ok(analysis.sectionTimesSeconds.some((s) => Math.abs(s - piece.climax) <= beat + 0.05), `sections ${Array.from(analysis.sectionTimesSeconds)}`);
+    assert.ok(analysis.sectionTimesSeconds.some((s) => Math.abs(s - piece.climax) <= 2 * beat + 0.05), `sections ${Array.from(analysis.sectionTimesSeconds)}`);
   }
 });
 
