@@ -1,6 +1,7 @@
 // `npm run bench -- <name>`: runs one benchmark (or all) and prints its report.
 const benches: Record<string, () => Promise<string>> = {
   http: async () => (await import('./http.ts')).benchHttp(),
+  engine: async () => (await import('./engine.ts')).benchEngine(),
 };
 
 async function main() {

@@ -4,6 +4,7 @@ import { decodeRange, type Pcm } from './mp3/decode.ts';
 import { encodeGaplessMp3 } from './mp3/encode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
 import { selectSegment, type Segment } from './segment.ts';
+import { spliceClip } from './mp3/splice.ts';
 
 export const CLIP_SAMPLE_RATE = 44100;
 /** Length of the raised-cosine ramp at each edge: enough to avoid a click, far too short to be a fade. */
@@ -14,6 +15,8 @@ export interface Clip {
   segment: Segment;
   /** Samples per channel in the clip (what a gapless decoder returns). */
   samples: number;
+  /** 'splice': edges re-encoded, middle frames copied; 'encode': the whole clip re-encoded. */
+  method: 'splice' | 'encode';
 }
 
 /** Linear-interpolation resampling: only for the rare source that is not 44.1 kHz. */
@@ -30,12 +33,18 @@ function resample(channel: Float32Array, from: number, to: number, length: numbe
   return out;
 }
 
-export function declick(channel: Float32Array, sampleRate: number): void {
-  const n = Math.min(Math.floor(channel.length / 2), Math.round(DECLICK_SECONDS * sampleRate));
+/**
+ * Applies the de-click ramps of a clip of `clipSamples` to `part`, a stretch of it whose first
+ * sample is at `offset` in the clip (parts let the splice shape just the edges it re-encodes).
+ */
+export function declickPart(part: Float32Array, offset: number, clipSamples: number, sampleRate = CLIP_SAMPLE_RATE): void {
+  const n = Math.min(Math.floor(clipSamples / 2), Math.round(DECLICK_SECONDS * sampleRate));
   for (let i = 0; i < n; i++) {
     const gain = 0.5 - 0.5 * Math.cos((Math.PI * i) / n);
-    channel[i] *= gain;
-    channel[channel.length - 1 - i] *= gain;
+    const head = i - offset;
+    const tail = clipSamples - 1 - i - offset;
+    if (head >= 0 && head < part.length) part[head] *= gain;
+    if (tail >= 0 && tail < part.length) part[tail] *= gain;
   }
 }
 
@@ -45,15 +54,26 @@ export function stereoAt44100(pcm: Pcm, samples: number): [Float32Array, Float32
   return [left.length === samples ? left : left.subarray(0, samples), right.length === samples ? right : right.subarray(0, samples)];
 }
 
-export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, durationSeconds: number, hitPointSeconds?: number): Promise<Clip> {
+export async function makeClip(
+  mp3: Uint8Array,
+  index: FrameIndex,
+  analysis: Analysis,
+  durationSeconds: number,
+  hitPointSeconds?: number,
+  options: { allowSplice?: boolean } = {},
+): Promise<Clip> {
   const segment = selectSegment(analysis, durationSeconds, hitPointSeconds);
   const sourceRate = index.sampleRate;
   const startSample = Math.round(segment.startSeconds * sourceRate);
   const sourceLength = Math.min(index.totalSamples - startSample, Math.round(durationSeconds * sourceRate));
-  const pcm = await decodeRange(mp3, index, startSample, startSample + sourceLength);
   const samples = Math.min(Math.round(durationSeconds * CLIP_SAMPLE_RATE), Math.round((sourceLength * CLIP_SAMPLE_RATE) / sourceRate));
+  if (options.allowSplice !== false) {
+    const spliced = await spliceClip(mp3, index, startSample, samples, (part, offset) => declickPart(part, offset, samples));
+    if (spliced) return { mp3: spliced, segment, samples, method: 'splice' };
+  }
+  const pcm = await decodeRange(mp3, index, startSample, startSample + sourceLength);
   const [left, right] = stereoAt44100(pcm, samples);
-  declick(left, CLIP_SAMPLE_RATE);
-  declick(right, CLIP_SAMPLE_RATE);
-  return { mp3: await encodeGaplessMp3(left, right), segment, samples };
+  declickPart(left, 0, samples);
+  declickPart(right, 0, samples);
+  return { mp3: await encodeGaplessMp3(left, right), segment, samples, method: 'encode' };
 }

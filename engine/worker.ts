@@ -30,6 +30,7 @@ export interface ClipValue {
   mp3: Uint8Array;
   segment: Segment;
   samples: number;
+  method: 'splice' | 'encode';
 }
 
 interface Source {
@@ -78,7 +79,7 @@ export function clip(task: ClipTask) {
   return settle(async () => {
     const { bytes, index } = await source(task);
     const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), task.durationSeconds, task.hitPointSeconds);
-    const value: ClipValue = { mp3: result.mp3, segment: result.segment, samples: result.samples };
+    const value: ClipValue = { mp3: result.mp3, segment: result.segment, samples: result.samples, method: result.method };
     return { value, buffers: [result.mp3.buffer] };
   });
 }

@@ -53,12 +53,13 @@ export async function decodeRange(bytes: Uint8Array, index: FrameIndex, startSam
   const firstFrame = Math.floor(rawStart / spf);
   const lastFrame = Math.min(index.offsets.length - 1, Math.ceil(rawEnd / spf)); // one more frame: mpg123 may hold one back
   const fromFrame = firstFrame - prerollFrames(index, firstFrame);
-  const frames: Uint8Array[] = [];
-  for (let f = fromFrame; f <= lastFrame; f++) frames.push(bytes.subarray(index.offsets[f], index.offsets[f] + index.sizes[f]));
+  // Frames sit back to back in the file: one decode() call over the byte range is much faster
+  // than one call per frame.
+  const span = bytes.subarray(index.offsets[fromFrame], index.offsets[lastFrame] + index.sizes[lastFrame]);
 
   const mpg = await sharedDecoder();
-  const decoded = mpg.decodeFrames(frames);
-  if (decoded.samplesDecoded === 0 && frames.length > 0) {
+  const decoded = mpg.decode(span);
+  if (decoded.samplesDecoded === 0 && span.length > 0) {
     throw new EngineError('invalid_audio', `corrupt MP3: frames ${fromFrame}-${lastFrame} decoded to no audio`);
   }
   // mpg123 may emit nothing for a first frame whose reservoir is missing; the output always ends

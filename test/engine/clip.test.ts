@@ -76,8 +76,10 @@ test('the Info frame carries frame count, encoder delay and padding that add up'
   const clipIndex = indexFrames(clip.mp3);
   assert.ok(clipIndex.gapless);
   assert.equal(clipIndex.gapless!.frameCount, clipIndex.offsets.length);
-  assert.equal(clipIndex.gapless!.encoderDelay, 576);
-  assert.equal(clipIndex.offsets.length * 1152 - 576 - clipIndex.gapless!.padding, 30 * 44100);
+  const delay = clipIndex.gapless!.encoderDelay;
+  // LAME's 576, plus the lead-in a splice uses to line up with the source's frame grid.
+  assert.ok(delay >= 576 && delay < 576 + 1152, `delay ${delay}`);
+  assert.equal(clipIndex.offsets.length * 1152 - delay - clipIndex.gapless!.padding, 30 * 44100);
   assert.equal(clipIndex.totalSamples, 30 * 44100);
   // The LAME tag's CRC-16 over the first 190 bytes.
   let crc = 0;
@@ -111,6 +113,32 @@ test('impossible requests are typed errors that state the feasible range', () =>
     return isEngineError(err) && err.code === 'hit_point_unreachable' && Math.abs(err.details.min - (CLIMAX - 60 - 1)) < 0.6 && /from \d/.test(err.message);
   });
   assert.doesNotThrow(() => selectSegment(analysis, 120, 40));
+});
+
+test('splice: the middle is the source itself, the edges are re-encoded; full re-encode as the fallback', async () => {
+  const source = await decodeMp3(track);
+  for (const [duration, hit] of [[30, 10], [12, 4], [90, undefined]] as const) {
+    const spliced = await makeClip(track, index, analysis, duration, hit);
+    const encoded = await makeClip(track, index, analysis, duration, hit, { allowSplice: false });
+    assert.equal(spliced.method, 'splice');
+    assert.equal(encoded.method, 'encode');
+    assert.deepEqual(spliced.segment, encoded.segment);
+    const start = Math.round(spliced.segment.startSeconds * 44100);
+    const worstDifference = async (clip: Uint8Array, from: number, to: number) => {
+      const pcm = await decodeMp3(clip);
+      let worst = 0;
+      for (let c = 0; c < 2; c++) for (let i = from; i < to; i++) worst = Math.max(worst, Math.abs(pcm.channels[c][i] - source.channels[c][start + i]));
+      return worst;
+    };
+    const middleFrom = 44100, middleTo = duration * 44100 - 44100;
+    const splicedMiddle = await worstDifference(spliced.mp3, middleFrom, middleTo);
+    const encodedMiddle = await worstDifference(encoded.mp3, middleFrom, middleTo);
+    assert.ok(splicedMiddle < 1e-4, `spliced middle differs from the source by ${splicedMiddle}`);
+    assert.ok(encodedMiddle > splicedMiddle, 're-encoding loses more than splicing');
+    // Edges: one re-encode's worth of difference, no more (ramps excluded).
+    const edges = Math.max(await worstDifference(spliced.mp3, 300, middleFrom), await worstDifference(spliced.mp3, middleTo, duration * 44100 - 300));
+    assert.ok(edges < 0.1, `edge difference ${edges}`);
+  }
 });
 
 test('clips are deterministic: same input, same bytes', async () => {

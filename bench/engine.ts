@@ -1,0 +1,98 @@
+// Engine speed: decode (x realtime), analysis (ms per minute of audio), encode (x realtime, each
+// candidate encoder), and end-to-end 30 s clips from a 3.5-minute track with the analysis cached,
+// against `ffmpeg -ss S -t 30 -i track.mp3 -c:a libmp3lame -b:a 128k` (cut + re-encode, no
+// analysis) timed in the same run when ffmpeg is installed.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { indexFrames } from '../engine/mp3/frame-index.ts';
+import { decodeAll } from '../engine/mp3/decode.ts';
+import { encodeGaplessMp3 } from '../engine/mp3/encode.ts';
+import { lameJs, wasmLame } from '../engine/mp3/encoders.ts';
+import { analysePcm } from '../engine/analysis/analyse.ts';
+import { serialiseAnalysis } from '../engine/analysis/serialise.ts';
+import { makeClip } from '../engine/clip.ts';
+import { createEnginePool } from '../engine/pool.ts';
+import { climaxPiece } from '../test/support/synth.ts';
+import { timeTasks } from './timing.ts';
+import { machineLine } from './machine.ts';
+
+const TRACK_SECONDS = 210;
+const CLIP_SECONDS = 30;
+
+function hasFfmpeg(): boolean {
+  try {
+    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function benchEngine(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-engine-'));
+  const file = path.join(dir, 'track.mp3');
+  const mono = climaxPiece(126, TRACK_SECONDS, 120);
+  const track = await encodeGaplessMp3(mono, mono);
+  fs.writeFileSync(file, track);
+  const index = indexFrames(track);
+  const pcm = await decodeAll(track, index);
+  const analysis = analysePcm(pcm);
+  const analysisBytes = serialiseAnalysis(analysis);
+  const left = pcm.channels[0].subarray(0, CLIP_SECONDS * 44100);
+  const right = pcm.channels[1].subarray(0, CLIP_SECONDS * 44100);
+  const pool = createEnginePool();
+  const ffmpeg = hasFfmpeg();
+  const out = path.join(dir, 'cut.mp3');
+  let start = 0;
+  // Different segments each run, as real traffic asks (no result reuse anywhere).
+  const nextStart = () => (start = (start + 17) % (TRACK_SECONDS - CLIP_SECONDS - 1));
+  try {
+    const tasks: Record<string, () => unknown> = {
+      decode: () => decodeAll(track, index),
+      analyse: () => analysePcm(pcm),
+      [`encode ${wasmLame.name}`]: () => encodeGaplessMp3(left, right, { encoder: wasmLame }),
+      [`encode ${lameJs.name}`]: () => encodeGaplessMp3(left, right, { encoder: lameJs }),
+      'clip 30 s, in-process (analysis cached)': () => makeClip(track, index, analysis, CLIP_SECONDS, (nextStart() % 25) + 2),
+      'clip 30 s, in-process, full re-encode': () => makeClip(track, index, analysis, CLIP_SECONDS, (nextStart() % 25) + 2, { allowSplice: false }),
+      'clip 30 s, through the worker pool': () => pool.clip({ path: file, analysis: analysisBytes, durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
+    };
+    if (ffmpeg) {
+      tasks['ffmpeg cut+encode 30 s (reference)'] = () => {
+        const result = spawnSync('ffmpeg', ['-loglevel', 'error', '-y', '-ss', String(nextStart()), '-t', String(CLIP_SECONDS), '-i', file, '-c:a', 'libmp3lame', '-b:a', '128k', out]);
+        if (result.status !== 0) throw new Error(String(result.stderr));
+      };
+    }
+    const timings = await timeTasks(tasks, 8);
+    const t = (name: string) => timings.get(name)!;
+    const minutes = TRACK_SECONDS / 60;
+    const lines = [
+      machineLine(),
+      `track: ${TRACK_SECONDS} s rendered, 128 kbps CBR stereo; clips of ${CLIP_SECONDS} s with a hit point; tinybench, 8 runs each (mean / p50)`,
+      `decode full track          ${t('decode').meanMs.toFixed(1)} ms  = ${(TRACK_SECONDS / (t('decode').meanMs / 1000)).toFixed(0)}x realtime`,
+      `analysis (from PCM)        ${t('analyse').meanMs.toFixed(1)} ms  = ${(t('analyse').meanMs / minutes).toFixed(1)} ms per minute of audio (${TRACK_SECONDS} s track: ${(t('analyse').meanMs / 1000).toFixed(2)} s, target < 1 s)`,
+    ];
+    for (const encoder of [wasmLame, lameJs]) {
+      const timing = t(`encode ${encoder.name}`);
+      lines.push(`encode 30 s, ${encoder.name.padEnd(38)} ${timing.meanMs.toFixed(1)} ms = ${(CLIP_SECONDS / (timing.meanMs / 1000)).toFixed(1)}x realtime`);
+    }
+    const inProcess = t('clip 30 s, in-process (analysis cached)');
+    const viaPool = t('clip 30 s, through the worker pool');
+    const reencode = t('clip 30 s, in-process, full re-encode');
+    lines.push(`clip 30 s in-process        mean ${inProcess.meanMs.toFixed(1)} ms, p50 ${inProcess.p50Ms.toFixed(1)} ms (splice: edges re-encoded, middle frames copied)`);
+    lines.push(`clip 30 s full re-encode    mean ${reencode.meanMs.toFixed(1)} ms, p50 ${reencode.p50Ms.toFixed(1)} ms (fallback path, e.g. sources not 128 kbps CBR 44.1 kHz)`);
+    lines.push(`clip 30 s via worker pool   mean ${viaPool.meanMs.toFixed(1)} ms, p50 ${viaPool.p50Ms.toFixed(1)} ms`);
+    if (ffmpeg) {
+      const reference = t('ffmpeg cut+encode 30 s (reference)');
+      lines.push(`ffmpeg cut+encode 30 s      mean ${reference.meanMs.toFixed(1)} ms, p50 ${reference.p50Ms.toFixed(1)} ms (reference)`);
+      lines.push(`ratio clip (pool) / ffmpeg: ${(viaPool.meanMs / reference.meanMs).toFixed(2)}   in-process / ffmpeg: ${(inProcess.meanMs / reference.meanMs).toFixed(2)}   full re-encode / ffmpeg: ${(reencode.meanMs / reference.meanMs).toFixed(2)}   (target <= 1.0)`);
+    } else {
+      lines.push('ffmpeg not installed: no reference ratio (apt-get install ffmpeg)');
+    }
+    return lines.join('\n');
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
