@@ -7,6 +7,7 @@ import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticat
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
 import { createAdmit } from './auth/admission.ts';
+import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
 import { testPaidEndpoint } from './routes/test-paid.ts';
@@ -14,6 +15,7 @@ import { testPaidEndpoint } from './routes/test-paid.ts';
 export interface Service {
   port: number;
   database: Database;
+  engine: EnginePool;
   /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
   stop(): Promise<void>;
 }
@@ -34,13 +36,14 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   }, 60_000);
   housekeeping.unref();
 
+  const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000 });
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
   const deps: EndpointDeps = { sql, admit: createAdmit(sql), usage, inFlight, log };
   const routes: Route[] = [
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
-    { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database)) },
+    { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine)) },
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint));
 
@@ -52,6 +55,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   return {
     port: listener.port,
     database,
+    engine,
     stop() {
       stopping ??= (async () => {
         state.draining = true;
@@ -60,6 +64,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
         const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
         if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
         await usage.close();
+        await engine.close();
         await database.close();
       })();
       return stopping;
@@ -67,7 +72,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   };
 }
 
-async function health(database: Database) {
+async function health(database: Database, engine: EnginePool) {
   const started = performance.now();
   let dbOk = true;
   try {
@@ -75,8 +80,11 @@ async function health(database: Database) {
   } catch {
     dbOk = false;
   }
-  return healthReply(dbOk, {
+  const pool = engine.status();
+  const poolOk = pool.threads > 0;
+  return healthReply(dbOk && poolOk, {
     database: { status: dbOk ? 'ok' : 'unreachable', embedded: database.embedded, latency_ms: Math.round((performance.now() - started) * 100) / 100 },
+    workers: { status: poolOk ? 'ok' : 'down', threads: pool.threads, queued: pool.queued, max_queue: pool.maxQueue, completed: pool.completed, utilization: Math.round(pool.utilization * 1000) / 1000 },
   });
 }
 

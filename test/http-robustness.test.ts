@@ -90,6 +90,8 @@ test('garbage on the socket and odd headers never crash the server', async () =>
   const health = await call(server.base, 'GET', '/healthz');
   assert.equal(health.status, 200);
   assert.equal(health.body.database.status, 'ok');
+  assert.equal(health.body.workers.status, 'ok');
+  assert.ok(health.body.workers.threads >= 1);
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).status, 200);
 });
 
