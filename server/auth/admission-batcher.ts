@@ -20,7 +20,7 @@ const BYTEA_ARRAY = 1001; // PostgreSQL type oid of bytea[]
 
 export function createAdmissionBatcher(sql: Sql, options: { maxBatch?: number; maxInFlight?: number } = {}): AdmissionBatcher {
   const maxBatch = options.maxBatch ?? 256;
-  const maxInFlight = options.maxInFlight ?? 4;
+  const maxInFlight = options.maxInFlight ?? 2;
   let queue: Waiting[] = [];
   let inFlight = 0;
   let scheduled = false;

@@ -59,7 +59,7 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
 
 /** Runs `server/main.ts` as its own process (as `npm start` does) and waits until it listens. */
 export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
