@@ -29,17 +29,19 @@ export function createUsageLog(sql: Sql, options: { flushMs: number; onError?: (
   let timer: NodeJS.Timeout | undefined;
   const onError = options.onError ?? ((err) => console.error('usage flush failed; will retry:', err));
 
+  // One fixed statement whatever the batch size (arrays, not thousands of bind parameters): it is
+  // prepared once and cheap for PostgreSQL to execute.
   async function writeBatch(batch: UsageRecord[]): Promise<void> {
-    const rows = batch.map((r) => ({
-      key_id: r.keyId,
-      requested_at: r.requestedAt,
-      endpoint: r.endpoint,
-      status_code: r.statusCode,
-      credits_consumed: r.creditsConsumed,
-      response_time_ms: r.responseTimeMs,
-      request_id: r.requestId,
-    }));
-    await sql`INSERT INTO usage_records ${sql(rows)}`;
+    await sql`
+      INSERT INTO usage_records (key_id, requested_at, endpoint, status_code, credits_consumed, response_time_ms, request_id)
+      SELECT * FROM unnest(
+        ${sql.array(batch.map((r) => r.keyId))}::bigint[],
+        ${sql.array(batch.map((r) => r.requestedAt.toISOString()))}::timestamptz[],
+        ${sql.array(batch.map((r) => r.endpoint))}::text[],
+        ${sql.array(batch.map((r) => r.statusCode))}::smallint[],
+        ${sql.array(batch.map((r) => r.creditsConsumed))}::integer[],
+        ${sql.array(batch.map((r) => r.responseTimeMs))}::real[],
+        ${sql.array(batch.map((r) => r.requestId))}::text[])`;
   }
 
   // Batches are written one after another; a failed batch goes back to the front of the buffer.
