@@ -2,11 +2,11 @@
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { ensureDemoKey } from './demo-key.ts';
+import { ensureDemoCatalog } from '../catalog/demo-catalog.ts';
 
 async function main() {
   const config = loadConfig();
   const service = await startService(config);
-  const demoKey = await ensureDemoKey(service.database.sql, config.dataDir);
 
   let signals = 0;
   const shutdown = (signal: string) => {
@@ -26,6 +26,9 @@ async function main() {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  const demoKey = await ensureDemoKey(service.database.sql, config.dataDir);
+  await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, dataDir: config.dataDir, tracks: config.demoTracks });
 
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = `http://${host}:${service.port}`;

@@ -1,0 +1,73 @@
+// `npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]`, `ingest DIR`, `remove ID`, `list`.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/db/connect.ts';
+import { createEnginePool } from '../engine/pool.ts';
+import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
+import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
+import { progressBar } from './progress.ts';
+
+const USAGE = `usage:
+  npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]   render a demo catalog folder (MP3s + metadata.json)
+  npm run catalog -- ingest DIR                                      add a folder of MP3s with metadata.json or metadata.csv
+  npm run catalog -- remove TRACK_ID                                 withdraw a track (downloads give 404)
+  npm run catalog -- list`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { tracks: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+  const [command, argument] = positionals;
+  const config = loadConfig();
+  if (command === 'generate') {
+    const tracks = Number(values.tracks ?? 24);
+    const seed = Number(values.seed ?? DEFAULT_SEED);
+    if (!Number.isInteger(tracks) || tracks < 1) return fail('--tracks must be a positive integer');
+    if (!Number.isInteger(seed)) return fail('--seed must be an integer');
+    const dir = path.resolve(values.out ?? path.join(config.dataDir, 'generated'));
+    await generateDemoCatalog({ dir, tracks, seed, onProgress: progressBar('rendering') });
+    console.log(`wrote ${tracks} tracks and metadata.json to ${dir}; add them with: npm run catalog -- ingest ${dir}`);
+    return 0;
+  }
+  if (!['ingest', 'remove', 'list'].includes(command)) return fail(`unknown command "${command ?? ''}"`);
+  if ((command === 'ingest' || command === 'remove') && !argument) return fail(`${command} needs ${command === 'ingest' ? 'a folder' : 'a track id'}`);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 4 });
+  try {
+    if (command === 'list') {
+      for (const t of await listTracks(db.sql)) {
+        console.log([t.id, t.title, t.artist, t.genre ?? '-', `${t.duration_seconds.toFixed(1)} s`, t.bpm ? `${t.bpm} bpm` : '-', t.key ?? '-', t.energy_level ?? '-', t.removed ? 'REMOVED' : ''].join('\t'));
+      }
+      return 0;
+    }
+    if (command === 'remove') {
+      if (!(await removeTrack(db.sql, argument))) return fail(`no track "${argument}" in the catalog (or already removed)`);
+      console.log(`removed ${argument}`);
+      return 0;
+    }
+    const pool = createEnginePool({ threads: config.workers });
+    try {
+      const report = await ingestFolder({ sql: db.sql, pool, dir: path.resolve(argument), storeDir: path.join(config.dataDir, 'catalog'), onProgress: progressBar('ingesting') });
+      for (const t of report.ingested) console.log(`ingested  ${t.id}  ${t.file}`);
+      for (const t of report.unchanged) console.log(`unchanged ${t.id}  ${t.file}`);
+      for (const t of report.rejected) console.log(`rejected  ${t.file}: ${t.reason}`);
+      console.log(`${report.ingested.length} ingested, ${report.unchanged.length} unchanged, ${report.rejected.length} rejected`);
+      return report.rejected.length ? 3 : 0;
+    } finally {
+      await pool.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+function fail(message: string): number {
+  console.error(`${message}\n${USAGE}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);
