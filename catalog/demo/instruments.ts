@@ -65,6 +65,19 @@ export function hat(mix: Mix, at: number, gain: number, random: Random, open = f
   }
 }
 
+/** A noise riser: high-passed noise swelling from silence to `gain` over `seconds`. */
+export function riser(mix: Mix, at: number, seconds: number, gain: number, random: Random) {
+  const [a, b] = span(mix, at, seconds);
+  let previous = 0;
+  for (let i = a; i < b; i++) {
+    const x = random.signed();
+    const v = (x - previous) * gain * ((i - a) / (b - a)) ** 2;
+    previous = x;
+    mix.left[i] += v;
+    mix.right[i] += v;
+  }
+}
+
 export function shaker(mix: Mix, at: number, gain: number, random: Random) {
   const [a, b] = span(mix, at, 0.09);
   const [gl, gr] = gains(gain, -0.4);

@@ -5,7 +5,7 @@ import type { TrackPlan, SectionName } from './plan.ts';
 import * as voice from './instruments.ts';
 import { RATE, type Mix } from './instruments.ts';
 
-const LEVEL: Record<SectionName, number> = { intro: 0.4, verse: 0.55, chorus: 0.72, build: 0.5, climax: 1, outro: 0.35 };
+const LEVEL: Record<SectionName, number> = { intro: 0.4, verse: 0.55, chorus: 0.72, build: 0.4, climax: 1, outro: 0.35 };
 /** Target loudness (RMS dBFS) per energy level, before the soft clipper. */
 const LOUDNESS_DB = { low: -25, medium: -18, high: -13 };
 
@@ -37,8 +37,16 @@ export function renderTrack(plan: TrackPlan, options: { vocals?: boolean } = {})
       const t0 = barIndex * plan.barSeconds;
       const [rootOffset, quality] = PROGRESSIONS[plan.mode][barIndex % 4];
       const chord = chordNotes(base + rootOffset, quality);
-      const progress = section.bars > 1 ? b / (section.bars - 1) : 1;
-      const level = section.name === 'build' ? 0.45 + 0.35 * progress : LEVEL[section.name];
+      const level = LEVEL[section.name];
+      if (section.name === 'build') {
+        // The breakdown before the drop: held chords, a riser and a snare roll, no bass or rhythm parts,
+        // so the climax arrives as the largest rise in energy of the track.
+        if (b === 0) voice.riser(mix, t0, plan.barSeconds * section.bars, quiet ? 0.04 : 0.12, random);
+        if (parts.has('pad') || parts.has('strings')) voice.ensemble(mix, t0, plan.barSeconds, chord.map((n) => hz(n + 12)), 0.2 * level, { attack: 0.3, vibrato: 0, cutoff: 1500 });
+        else voice.piano(mix, t0, plan.barSeconds, hz(chord[0] + 12), 0.2 * level, 0);
+        for (let k = 0; k < 4; k++) drums(mix, plan, section.name, t0 + k * beat, k, b, section.bars, level, random, parts);
+        continue;
+      }
       const full = section.name === 'chorus' || section.name === 'climax';
       const climax = section.name === 'climax';
       const sparse = section.name === 'intro' || section.name === 'outro';

@@ -1,0 +1,126 @@
+// Ingestion against a real database and the real engine pool: good files, bad files each rejected
+// with its reason, idempotent re-runs, CSV sidecars, removal.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../support/database.ts';
+import { connectSql, type Sql } from '../../server/db/connect.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
+import { ingestFolder, listTracks, removeTrack } from '../../catalog/ingest.ts';
+import { storePath } from '../../catalog/store.ts';
+import { indexFrames } from '../../engine/mp3/frame-index.ts';
+import { climaxPiece, drumPattern } from '../support/synth.ts';
+import { mp3Of } from '../support/audio.ts';
+
+let db: TestDatabase;
+let sql: Sql;
+let pool: EnginePool;
+let root: string;
+
+before(async () => {
+  db = await createTestDatabase();
+  sql = connectSql(db.url, 4);
+  await migrate(sql);
+  pool = createEnginePool({ threads: 2 });
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-ingest-'));
+});
+after(async () => {
+  await pool.close();
+  await sql.end();
+  await db.drop();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function folder(name: string): string {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+test('a good folder is ingested with analysis-filled fields and previews; a re-run changes nothing', async () => {
+  const dir = folder('good');
+  const store = path.join(root, 'store');
+  fs.writeFileSync(path.join(dir, 'one.mp3'), await mp3Of(climaxPiece(120, 60, 30)));
+  fs.writeFileSync(path.join(dir, 'two.mp3'), await mp3Of(drumPattern(96, 25)));
+  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([
+    { file: 'one.mp3', title: 'Première Étoile', artist: 'Test Band', genre: 'cinematic', moods: ['epic', 'Dramatic'], instruments: ['drums', 'Strings'], has_vocals: false },
+    { file: 'two.mp3', title: 'Two', artist: 'Test Band', bpm: 96, key: 'A minor', energy_level: 'medium', description: 'steady drums' },
+  ]));
+  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  assert.deepEqual(report.rejected, []);
+  assert.equal(report.ingested.length, 2);
+  const rows = await sql`SELECT * FROM tracks ORDER BY source_file`;
+  const one = rows.find((r) => r.source_file === 'one.mp3')!;
+  assert.match(one.id, /^trk_[0-9a-f]{16}$/);
+  assert.equal(one.genre, 'Cinematic');
+  assert.deepEqual(one.moods, ['Epic', 'Dramatic']);
+  assert.deepEqual(one.instruments, ['Drums', 'Strings']);
+  assert.ok(Math.abs(one.bpm - 120) < 2.5, `bpm from analysis: ${one.bpm}`);
+  assert.ok(Math.abs(one.peak_seconds - 30) <= 0.5, `peak ${one.peak_seconds}`);
+  assert.ok(Math.abs(one.duration_seconds - 60) < 0.01);
+  assert.ok(['low', 'medium', 'high'].includes(one.energy_level));
+  const two = rows.find((r) => r.source_file === 'two.mp3')!;
+  assert.equal(two.bpm, 96);
+  assert.equal(two.key, 'A minor');
+  // Stored audio is the file itself; the preview is a 30 s clip (or the whole track when shorter).
+  assert.ok(fs.readFileSync(storePath(store, one.audio_sha256, 'audio')).equals(fs.readFileSync(path.join(dir, 'one.mp3'))));
+  const preview = fs.readFileSync(storePath(store, one.preview_sha256, 'preview'));
+  assert.equal(indexFrames(preview).totalSamples, 30 * 44100);
+  assert.equal(indexFrames(fs.readFileSync(storePath(store, two.preview_sha256, 'preview'))).totalSamples, 25 * 44100);
+
+  const again = await ingestFolder({ sql, pool, dir, storeDir: store });
+  assert.deepEqual(again.ingested, []);
+  assert.equal(again.unchanged.length, 2);
+  const rowsAfter = await sql`SELECT id, ingested_at FROM tracks ORDER BY id`;
+  assert.deepEqual(rowsAfter, await sql`SELECT id, ingested_at FROM tracks ORDER BY id`);
+  assert.equal(rowsAfter.length, 2);
+
+  assert.equal(await removeTrack(sql, one.id), true);
+  assert.equal(await removeTrack(sql, one.id), false);
+  const listing = await listTracks(sql);
+  assert.equal(listing.find((t) => t.id === one.id)!.removed, true);
+});
+
+test('bad files are each rejected with their reason; the good ones are ingested', async () => {
+  const dir = folder('mixed');
+  const store = path.join(root, 'store-mixed');
+  fs.writeFileSync(path.join(dir, 'good.mp3'), await mp3Of(drumPattern(128, 15)));
+  fs.writeFileSync(path.join(dir, 'text.mp3'), 'this is not audio\n'.repeat(500));
+  const noise = new Uint8Array(80_000);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + (i >> 3)) & 0xff;
+  fs.writeFileSync(path.join(dir, 'noise.mp3'), noise);
+  fs.writeFileSync(path.join(dir, 'short.mp3'), await mp3Of(drumPattern(128, 5)));
+  fs.writeFileSync(path.join(dir, 'unlisted.mp3'), await mp3Of(drumPattern(100, 12)));
+  fs.writeFileSync(path.join(dir, 'badgenre.mp3'), await mp3Of(drumPattern(110, 12)));
+  fs.writeFileSync(
+    path.join(dir, 'metadata.csv'),
+    [
+      'file,title,artist,genre,moods,has_vocals,bpm',
+      'good.mp3,"Good, Really",Someone,House,Energetic;groovy,false,128',
+      'text.mp3,Text,Someone,,,,',
+      'noise.mp3,Noise,Someone,,,,',
+      'short.mp3,Short,Someone,,,,',
+      'badgenre.mp3,Bad Genre,Someone,Vaporwave,,,',
+      'missing.mp3,Missing,Someone,,,,',
+    ].join('\n'),
+  );
+  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  assert.deepEqual(report.ingested.map((t) => t.file), ['good.mp3']);
+  const reasons = Object.fromEntries(report.rejected.map((r) => [r.file, r.reason]));
+  assert.match(reasons['text.mp3'], /not a usable MP3/);
+  assert.match(reasons['noise.mp3'], /not a usable MP3/);
+  assert.match(reasons['short.mp3'], /too short: 5\.0 s/);
+  assert.match(reasons['unlisted.mp3'], /no metadata entry/);
+  assert.match(reasons['badgenre.mp3'], /genre "Vaporwave" is not a parent genre/);
+  assert.match(reasons['missing.mp3'], /not in the folder/);
+  const [good] = await sql`SELECT * FROM tracks WHERE source_file = 'good.mp3'`;
+  assert.equal(good.title, 'Good, Really');
+  assert.deepEqual(good.moods, ['Energetic', 'Groovy']);
+  assert.equal(good.has_vocals, false);
+  // Rejected files leave nothing in the store.
+  const stored = fs.readdirSync(path.join(store, 'audio'), { recursive: true }).filter((f) => String(f).endsWith('.mp3'));
+  assert.equal(stored.length, 1);
+});
