@@ -2,6 +2,7 @@
 const benches: Record<string, () => Promise<string>> = {
   http: async () => (await import('./http.ts')).benchHttp(),
   engine: async () => (await import('./engine.ts')).benchEngine(),
+  catalog: async () => (await import('./catalog.ts')).benchCatalog(),
 };
 
 async function main() {

@@ -58,7 +58,7 @@ export interface SpawnedServer {
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
 /** Runs `server/main.ts` as its own process (as `npm start` does) and waits until it listens. */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+export async function spawnServer(env: Record<string, string>, startTimeoutMs = 60_000): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
@@ -69,7 +69,7 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), startTimeoutMs);
     const onData = () => {
       const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
       if (match) {
