@@ -58,7 +58,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     try {
       return unwrap<T>(await pool.run(task, { name, transferList: transfer }));
     } catch (err) {
-      if (err instanceof Error && /queue is at limit/i.test(err.message)) {
+      if (err instanceof Error && /queue is at limit|no task queue available/i.test(err.message)) {
         throw new EngineError('busy', 'the audio engine is at capacity; retry shortly');
       }
       throw err;

@@ -13,6 +13,11 @@ export interface Config {
   /** Enables the test-only paid route used to prove the credit mechanism. */
   testRoutes: boolean;
   usageFlushMs: number;
+  previewSecret: string | undefined;
+  /** Bytes of encoded clips kept in memory. */
+  clipCacheBytes: number;
+  /** Clip jobs allowed to wait for a worker; beyond that, 503 (undefined: 16 per worker). */
+  engineMaxQueue: number | undefined;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -36,5 +41,8 @@ export function loadConfig(): Config {
     demoTracks: process.env.DEMO_TRACKS ? intFromEnv('DEMO_TRACKS', 0, 0) : undefined,
     testRoutes: process.env.ENABLE_TEST_ROUTES === '1',
     usageFlushMs: intFromEnv('USAGE_FLUSH_MS', 100, 1),
+    previewSecret: process.env.PREVIEW_SECRET || undefined,
+    clipCacheBytes: intFromEnv('CLIP_CACHE_MB', 256, 0) * 1024 * 1024,
+    engineMaxQueue: process.env.ENGINE_MAX_QUEUE ? intFromEnv('ENGINE_MAX_QUEUE', 0, 0) : undefined,
   };
 }

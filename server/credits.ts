@@ -2,6 +2,7 @@
 // failure. The reservation row is the single token of a pending charge: committing or refunding
 // deletes it, so neither can happen twice, and rows left behind by a crash are refunded at start.
 import type { Sql } from './db/connect.ts';
+import type { License } from './http/reply.ts';
 
 export interface Reservation {
   id: number;
@@ -25,9 +26,20 @@ export async function reserveCredits(sql: Sql, keyId: number, amount: number): P
   return { id: row.id, keyId, amount, creditsRemaining: row.credits };
 }
 
-/** Makes the charge final. Returns false if the reservation was already settled. */
-export async function commitCredits(sql: Sql, reservation: Reservation): Promise<boolean> {
-  const rows = await sql`DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING id`;
+/**
+ * Makes the charge final. Returns false if the reservation was already settled. A license, when
+ * given, is written by the same statement: no charged download without its license, nor the reverse.
+ */
+export async function commitCredits(sql: Sql, reservation: Reservation, license?: License, requestId = ''): Promise<boolean> {
+  if (!license) {
+    const rows = await sql`DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING id`;
+    return rows.length === 1;
+  }
+  const rows = await sql`
+    WITH settled AS (DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING key_id)
+    INSERT INTO licenses (key_id, track_id, duration_seconds, hit_point_seconds, clip_start_seconds, request_id)
+    SELECT key_id, ${license.trackId}, ${license.durationSeconds}, ${license.hitPointSeconds}, ${license.clipStartSeconds}, ${requestId} FROM settled
+    RETURNING id`;
   return rows.length === 1;
 }
 
@@ -46,8 +58,11 @@ export async function refundCredits(sql: Sql, reservation: Reservation): Promise
  * went away while the commit was in flight). Called at most once per request, by the one code path
  * that saw both the commit and the abort.
  */
-export async function returnCommittedCredits(sql: Sql, reservation: Reservation): Promise<void> {
-  await sql`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId}`;
+export async function returnCommittedCredits(sql: Sql, reservation: Reservation, licenseRequestId?: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId}`;
+    if (licenseRequestId) await tx`DELETE FROM licenses WHERE request_id = ${licenseRequestId}`;
+  });
 }
 
 /** Refunds reservations older than `olderThanSeconds`: left behind by a process that died mid-request. */

@@ -11,9 +11,17 @@ import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
 import { testPaidEndpoint } from './routes/test-paid.ts';
+import { downloadTrackEndpoint } from './routes/download-track.ts';
+import { previewHandler } from './routes/preview.ts';
+import { createTrackLookup } from './tracks.ts';
+import { createClipCache } from './clip-cache.ts';
+import { previewSecret } from './previews.ts';
+import path from 'node:path';
 
 export interface Service {
   port: number;
+  /** HMAC key of preview links (tests and search sign with it). */
+  previewSecret: string;
   database: Database;
   engine: EnginePool;
   /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
@@ -36,13 +44,19 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   }, 60_000);
   housekeeping.unref();
 
-  const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000 });
+  const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000, maxQueue: config.engineMaxQueue });
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
   const deps: EndpointDeps = { sql, admit: createAdmit(sql), usage, inFlight, log };
+  const tracks = createTrackLookup(sql);
+  const storeDir = path.join(config.dataDir, 'catalog');
+  const secret = previewSecret(config.previewSecret, config.dataDir);
+  const clips = createClipCache(config.clipCacheBytes);
   const routes: Route[] = [
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
+    apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
+    { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret })) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine)) },
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint));
@@ -54,6 +68,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   let stopping: Promise<void> | undefined;
   return {
     port: listener.port,
+    previewSecret: secret,
     database,
     engine,
     stop() {

@@ -8,12 +8,15 @@ import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, t
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject, readBody } from './body.ts';
-import { errorReply, internalErrorReply, writeReply, type Reply } from './reply.ts';
+import { errorReply, internalErrorReply, writeHead, writeReply, type License, type Reply } from './reply.ts';
+import { streamFile } from './stream-file.ts';
 import { newRequestId } from './request-id.ts';
 import type { InFlight } from './in-flight.ts';
 
 export interface RouteContext {
   admission: Admission;
+  /** What the endpoint's prepare() returned (validated input, looked-up resources). */
+  prepared?: unknown;
   body: Record<string, unknown> | undefined;
   query: URLSearchParams;
   params: string[];
@@ -31,6 +34,8 @@ export interface Endpoint {
   jsonBody: boolean;
   /** Number of URL parameters to capture (req.getParameter). */
   paramCount?: number;
+  /** Validation and lookups that run before credits are reserved: their 4xx never touch the balance. */
+  prepare?(ctx: RouteContext): Promise<unknown>;
   handle(ctx: RouteContext): Promise<Reply>;
 }
 
@@ -98,12 +103,14 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   try {
     if (!admission.admitted) throw rateLimited(admission);
     const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
+    const ctx: RouteContext = { admission, body, query: incoming.query, params: incoming.params, requestId, signal };
+    if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
     if (endpoint.cost > 0) {
       reservation = await reserveCredits(deps.sql, admission.keyId, endpoint.cost);
       if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
       credits = reservation.creditsRemaining;
     }
-    reply = await endpoint.handle({ admission, body, query: incoming.query, params: incoming.params, requestId, signal });
+    reply = await endpoint.handle(ctx);
   } catch (err) {
     if (err instanceof ClientGone) reply = errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
     else if (err instanceof ApiError) reply = errorReply(err, requestId);
@@ -115,7 +122,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   if (reservation) {
     try {
       const success = reply.status < 400 && !signal.aborted;
-      if (success && (await settleCommit(deps.sql, reservation, signal))) charged = reservation.amount;
+      if (success && (await settleCommit(deps.sql, reservation, signal, reply.license, requestId))) charged = reservation.amount;
       else credits = (await refundCredits(deps.sql, reservation)) ?? credits;
     } catch (err) {
       // The reservation row stays; the periodic sweep of abandoned reservations refunds it.
@@ -126,7 +133,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   const status = signal.aborted ? 499 : reply.status;
   const headers = { ...baseHeaders, ...limitHeaders(admission, credits) };
   if (reply.status === 429) headers['X-RateLimit-Remaining'] = '0';
-  send(res, signal, reply, headers, closeConnection);
+  await send(res, signal, reply, headers, closeConnection);
   deps.usage.record({
     keyId: admission.keyId,
     requestedAt: incoming.requestedAt,
@@ -139,15 +146,19 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
 }
 
 /** Commits; if the client left while the commit was in flight, gives the credits back. */
-async function settleCommit(sql: Sql, reservation: Reservation, signal: AbortSignal): Promise<boolean> {
-  if (!(await commitCredits(sql, reservation))) return false;
+async function settleCommit(sql: Sql, reservation: Reservation, signal: AbortSignal, license: License | undefined, requestId: string): Promise<boolean> {
+  if (!(await commitCredits(sql, reservation, license, requestId))) return false;
   if (!signal.aborted) return true;
-  await returnCommittedCredits(sql, reservation);
+  await returnCommittedCredits(sql, reservation, license ? requestId : undefined);
   return false;
 }
 
-function send(res: HttpResponse, signal: AbortSignal, reply: Reply, headers: Record<string, string>, closeConnection: boolean) {
+async function send(res: HttpResponse, signal: AbortSignal, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<void> {
   if (signal.aborted) return;
+  if (reply.file) {
+    await streamFile(res, reply.file.path, reply.file.size, signal, () => writeHead(res, reply, headers));
+    return;
+  }
   res.cork(() => writeReply(res, reply, headers, closeConnection));
 }
 

@@ -7,6 +7,17 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** Instead of body: a file streamed from disk with backpressure. */
+  file?: { path: string; size: number };
+  /** Recorded with the credit commit (same statement): the license a paid download grants. */
+  license?: License;
+}
+
+export interface License {
+  trackId: string;
+  durationSeconds: number | null;
+  hitPointSeconds: number | null;
+  clipStartSeconds: number | null;
 }
 
 export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
@@ -29,10 +40,15 @@ export function internalErrorReply(requestId: string): Reply {
   return errorReply(new ApiError(500, 'internal_error', 'internal server error; retry after a short delay'), requestId);
 }
 
-/** Writes status, headers and body. Call inside res.cork, only while the response is not aborted. */
-export function writeReply(res: HttpResponse, reply: Reply, headers: Record<string, string>, closeConnection = false): void {
+/** Writes the status line and headers. Call inside res.cork. */
+export function writeHead(res: HttpResponse, reply: Reply, headers: Record<string, string>): void {
   res.writeStatus(statusLine(reply.status));
   for (const name in headers) res.writeHeader(name, headers[name]);
   for (const name in reply.headers) res.writeHeader(name, reply.headers[name]);
+}
+
+/** Writes status, headers and body. Call inside res.cork, only while the response is not aborted. */
+export function writeReply(res: HttpResponse, reply: Reply, headers: Record<string, string>, closeConnection = false): void {
+  writeHead(res, reply, headers);
   res.end(reply.body, closeConnection);
 }

@@ -1,0 +1,117 @@
+// POST /download-track (spec 4.2): the full track streamed from the store, or a clip made by the
+// engine's pool (cached). 1 credit, committed with the license the download grants.
+import type { Endpoint } from '../http/endpoint.ts';
+import { ApiError, invalidParameters } from '../http/api-error.ts';
+import type { Reply } from '../http/reply.ts';
+import type { TrackLookup, TrackRow } from '../tracks.ts';
+import { clipKey, type ClipCache } from '../clip-cache.ts';
+import type { EnginePool } from '../../engine/pool.ts';
+import { isEngineError } from '../../engine/errors.ts';
+import { storePath } from '../../catalog/store.ts';
+
+const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds'];
+export const MIN_DURATION_SECONDS = 10;
+export const MAX_DURATION_SECONDS = 300;
+
+interface DownloadRequest {
+  track: TrackRow;
+  durationSeconds?: number;
+  hitPointSeconds?: number;
+}
+
+function numberField(body: Record<string, unknown>, name: string): number | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidParameters(`${name} must be a number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function validateDownload(body: Record<string, unknown> | undefined): { trackId: string; durationSeconds?: number; hitPointSeconds?: number } {
+  if (!body) throw invalidParameters('request body must be a JSON object with track_id');
+  for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field "${field}"; allowed: ${FIELDS.join(', ')}`);
+  const trackId = body.track_id;
+  if (trackId === undefined) throw invalidParameters('track_id is required');
+  if (typeof trackId !== 'string' || trackId.length === 0 || trackId.length > 100) throw invalidParameters('track_id must be a non-empty string (an id from search results)');
+  const durationSeconds = numberField(body, 'duration_seconds');
+  const hitPointSeconds = numberField(body, 'hit_point_seconds');
+  if (durationSeconds !== undefined && (durationSeconds < MIN_DURATION_SECONDS || durationSeconds > MAX_DURATION_SECONDS)) {
+    throw invalidParameters(`duration_seconds must be from ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS}, got ${durationSeconds}`);
+  }
+  if (hitPointSeconds !== undefined) {
+    if (durationSeconds === undefined) throw invalidParameters('hit_point_seconds requires duration_seconds');
+    if (hitPointSeconds < 0) throw invalidParameters(`hit_point_seconds must be 0 or more, got ${hitPointSeconds}`);
+    if (hitPointSeconds >= durationSeconds) throw invalidParameters(`hit_point_seconds must be less than duration_seconds (${durationSeconds}), got ${hitPointSeconds}`);
+  }
+  return { trackId, durationSeconds, hitPointSeconds };
+}
+
+/** Content-Disposition with an ASCII fallback and the exact title in RFC 5987 filename*. */
+export function contentDisposition(title: string): string {
+  const ascii = title.normalize('NFKD').replace(/[^\x20-\x7e]/g, '').replace(/["\\/:*?<>|;]+/g, '_').trim().slice(0, 100) || 'track';
+  const encoded = encodeURIComponent(`${title}.mp3`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}.mp3"; filename*=UTF-8''${encoded}`;
+}
+
+export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; clips: ClipCache; storeDir: string }): Endpoint {
+  return {
+    name: '/download-track',
+    cost: 1,
+    jsonBody: true,
+    async prepare({ body }): Promise<DownloadRequest> {
+      const request = validateDownload(body);
+      const track = await deps.tracks.find(request.trackId);
+      if (!track) throw new ApiError(404, 'not_found', `no track "${request.trackId}" in the catalog`);
+      if (request.durationSeconds !== undefined && request.durationSeconds > track.duration_seconds) {
+        const max = Math.floor(track.duration_seconds * 1000) / 1000;
+        throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_DURATION_SECONDS} to ${max}`, {
+          body: { feasible_range: { min: MIN_DURATION_SECONDS, max } },
+        });
+      }
+      return { track, durationSeconds: request.durationSeconds, hitPointSeconds: request.hitPointSeconds };
+    },
+    async handle({ prepared }): Promise<Reply> {
+      const { track, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
+      const audioPath = storePath(deps.storeDir, track.audio_sha256, 'audio');
+      const common = { 'Content-Type': 'audio/mpeg', 'Content-Disposition': contentDisposition(track.title), 'X-Track-Id': track.id };
+      if (durationSeconds === undefined) {
+        return {
+          status: 200,
+          headers: { ...common, 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
+          body: '',
+          file: { path: audioPath, size: track.audio_bytes },
+          license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
+        };
+      }
+      const analysis = await deps.tracks.analysis(track);
+      let clip;
+      try {
+        clip = await deps.clips.get(clipKey(track.audio_sha256, durationSeconds, hitPointSeconds), () =>
+          deps.engine.clip({ path: audioPath, analysis, durationSeconds, hitPointSeconds }),
+        );
+      } catch (err) {
+        throw engineFailure(err);
+      }
+      const headers: Record<string, string> = {
+        ...common,
+        'X-Track-Duration': String(Math.round(clip.samples / 44100)),
+        'X-Clip-Start': clip.segment.startSeconds.toFixed(3),
+      };
+      if (clip.segment.hitPointSeconds !== null) headers['X-Hit-Point'] = clip.segment.hitPointSeconds.toFixed(3);
+      return {
+        status: 200,
+        headers,
+        body: clip.mp3,
+        license: { trackId: track.id, durationSeconds, hitPointSeconds: hitPointSeconds ?? null, clipStartSeconds: clip.segment.startSeconds },
+      };
+    },
+  };
+}
+
+function engineFailure(err: unknown): unknown {
+  if (!isEngineError(err)) return err;
+  if (err.code === 'busy') return new ApiError(503, 'service_unavailable', 'the audio engine is at capacity; retry shortly', { headers: { 'Retry-After': '1' }, body: { retry_after: 1 } });
+  if (err.code === 'duration_unavailable' || err.code === 'hit_point_unreachable') {
+    return new ApiError(400, 'invalid_parameters', err.message, { body: { feasible_range: { min: err.details.min, max: err.details.max } } });
+  }
+  return err;
+}

@@ -1,0 +1,39 @@
+// Catalog lookups for the routes: a track row (present, not removed) and its stored analysis,
+// which is immutable per audio hash and so cached by bytes.
+import { LRUCache } from 'lru-cache';
+import type { Sql } from './db/connect.ts';
+
+export interface TrackRow {
+  id: string;
+  title: string;
+  duration_seconds: number;
+  audio_sha256: string;
+  audio_bytes: number;
+  preview_sha256: string;
+  peak_seconds: number;
+}
+
+export interface TrackLookup {
+  find(id: string): Promise<TrackRow | undefined>;
+  analysis(track: TrackRow): Promise<Uint8Array>;
+}
+
+export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
+  const analyses = new LRUCache<string, Uint8Array>({ maxSize: maxAnalysisBytes, sizeCalculation: (a) => a.byteLength });
+  return {
+    async find(id) {
+      const [row] = await sql<TrackRow[]>`
+        SELECT id, title, duration_seconds, audio_sha256, audio_bytes, preview_sha256, peak_seconds
+          FROM tracks WHERE id = ${id} AND removed_at IS NULL`;
+      return row;
+    },
+    async analysis(track) {
+      const cached = analyses.get(track.audio_sha256);
+      if (cached) return cached;
+      const [row] = await sql<{ analysis: Buffer }[]>`SELECT analysis FROM tracks WHERE id = ${track.id}`;
+      const bytes = new Uint8Array(row.analysis);
+      analyses.set(track.audio_sha256, bytes);
+      return bytes;
+    },
+  };
+}

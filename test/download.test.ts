@@ -1,0 +1,245 @@
+// POST /download-track and the preview links, over real HTTP, with real MP3s decoded back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API, call } from './support/http.ts';
+import { climaxPiece, drumPattern } from './support/synth.ts';
+import { decodeMp3, mp3Of } from './support/audio.ts';
+import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
+import { storePath } from '../catalog/store.ts';
+import { analysePcm } from '../engine/analysis/analyse.ts';
+import { hashApiKey } from '../server/auth/api-keys.ts';
+import { previewSignature, signedPreviewUrl } from '../server/previews.ts';
+
+let server: TestServer;
+let tracks: Record<string, { id: string; audio_sha256: string; preview_sha256: string; audio_bytes: number; duration_seconds: number }>;
+
+async function ingestInto(target: TestServer, files: Record<string, Float32Array>, titles: Record<string, string>) {
+  const dir = fs.mkdtempSync(path.join(target.dataDir, 'in-'));
+  for (const [file, mono] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), await mp3Of(mono));
+  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(Object.keys(files).map((file) => ({ file, title: titles[file], artist: 'Test' }))));
+  const report = await ingestFolder({ sql: target.service.database.sql, pool: target.service.engine, dir, storeDir: path.join(target.dataDir, 'catalog') });
+  assert.deepEqual(report.rejected, []);
+  const rows = await target.service.database.sql`SELECT id, source_file, audio_sha256, preview_sha256, audio_bytes, duration_seconds FROM tracks`;
+  return Object.fromEntries(rows.map((r) => [r.source_file, r as any]));
+}
+
+before(async () => {
+  server = await startTestServer();
+  tracks = await ingestInto(server, { 'climax.mp3': climaxPiece(120, 90, 50), 'drums.mp3': drumPattern(100, 40) }, { 'climax.mp3': 'Café Ümlaut "Edit"', 'drums.mp3': 'Drums' });
+});
+after(() => server.stop());
+
+async function download(key: string, body: unknown) {
+  const response = await fetch(`${server.base}${API}/download-track`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, bytes, json: () => JSON.parse(Buffer.from(bytes).toString()) };
+}
+
+async function balance(key: string): Promise<number> {
+  const [row] = await server.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+  return row.credits;
+}
+
+async function licenses(key: string) {
+  return server.service.database.sql`SELECT l.* FROM licenses l JOIN api_keys k ON k.id = l.key_id WHERE k.key_hash = ${hashApiKey(key)} ORDER BY l.id`;
+}
+
+test('full track: the stored bytes, streamed, with the spec headers; one credit, one license', async () => {
+  const key = await server.newKey('starter');
+  const track = tracks['climax.mp3'];
+  const response = await download(key, { track_id: track.id });
+  assert.equal(response.status, 200);
+  assert.ok(Buffer.from(response.bytes).equals(fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), track.audio_sha256, 'audio'))));
+  assert.equal(response.headers.get('content-type'), 'audio/mpeg');
+  assert.equal(response.headers.get('content-length'), String(track.audio_bytes));
+  assert.equal(response.headers.get('x-track-id'), track.id);
+  assert.equal(response.headers.get('x-track-duration'), '90');
+  assert.equal(response.headers.get('x-credits-remaining'), '299');
+  assert.ok(response.headers.get('x-ratelimit-remaining'));
+  const disposition = response.headers.get('content-disposition')!;
+  assert.match(disposition, /^attachment; filename="Cafe Umlaut _Edit_\.mp3"; filename\*=UTF-8''Caf%C3%A9%20%C3%9Cmlaut%20%22Edit%22\.mp3$/);
+  assert.equal(await balance(key), 299);
+  const granted = await licenses(key);
+  assert.equal(granted.length, 1);
+  assert.equal(granted[0].track_id, track.id);
+  assert.equal(granted[0].duration_seconds, null);
+});
+
+test('clip: decoded length is D, the peak lands at H (measured), headers describe the clip', async () => {
+  const key = await server.newKey('starter');
+  const track = tracks['climax.mp3'];
+  for (const [duration, hit] of [[20, 5], [30, 22.5], [12, 0]] as const) {
+    const response = await download(key, { track_id: track.id, duration_seconds: duration, hit_point_seconds: hit });
+    assert.equal(response.status, 200, Buffer.from(response.bytes.slice(0, 300)).toString());
+    const pcm = await decodeMp3(response.bytes);
+    assert.equal(pcm.channels[0].length, duration * 44100);
+    assert.equal(response.headers.get('x-track-duration'), String(duration));
+    assert.equal(Number(response.headers.get('content-length')), response.bytes.length);
+    const landing = Number(response.headers.get('x-hit-point'));
+    assert.ok(Math.abs(landing - hit) <= 1, `X-Hit-Point ${landing} for H=${hit}`);
+    const start = Number(response.headers.get('x-clip-start'));
+    assert.ok(Math.abs(start + landing - 50) <= 0.5, `clip start ${start} + hit ${landing} is the peak`);
+    if (duration >= 20) {
+      const measured = analysePcm(pcm).peakSeconds;
+      assert.ok(Math.abs(measured - hit) <= 1, `peak measured at ${measured} for H=${hit}`);
+    }
+  }
+  const granted = await licenses(key);
+  assert.deepEqual(granted.map((l) => [l.duration_seconds, l.hit_point_seconds]), [[20, 5], [30, 22.5], [12, 0]]);
+  assert.equal(await balance(key), 297);
+});
+
+test('every invalid request is a 400 that names the problem and costs nothing; unknown and removed tracks are 404', async () => {
+  const key = await server.newKey('pro');
+  const id = tracks['drums.mp3'].id;
+  const cases: [unknown, RegExp][] = [
+    [{}, /track_id is required/],
+    [{ track_id: 5 }, /track_id must be a non-empty string/],
+    [{ track_id: '' }, /track_id must be a non-empty string/],
+    [{ track_id: id, duration_seconds: '30' }, /duration_seconds must be a number/],
+    [{ track_id: id, duration_seconds: 9.99 }, /duration_seconds must be from 10 to 300/],
+    [{ track_id: id, duration_seconds: 301 }, /duration_seconds must be from 10 to 300/],
+    [{ track_id: id, hit_point_seconds: 3 }, /hit_point_seconds requires duration_seconds/],
+    [{ track_id: id, duration_seconds: 20, hit_point_seconds: 20 }, /less than duration_seconds/],
+    [{ track_id: id, duration_seconds: 20, hit_point_seconds: -1 }, /0 or more/],
+    [{ track_id: id, duration_seconds: 20, extra: true }, /unknown field "extra"/],
+    [{ track_id: id, duration_seconds: 60 }, /longer than the track \(40 s\); choose 10 to 40/],
+  ];
+  for (const [body, message] of cases) {
+    const response = await download(key, body);
+    assert.equal(response.status, 400, JSON.stringify(body));
+    const error = response.json();
+    assert.equal(error.code, 'invalid_parameters');
+    assert.match(error.message, message, JSON.stringify(body));
+  }
+  // Unreachable hit point (decided by the engine, after the credit was reserved): refunded.
+  const unreachable = await download(key, { track_id: tracks['climax.mp3'].id, duration_seconds: 60, hit_point_seconds: 2 });
+  assert.equal(unreachable.status, 400);
+  assert.match(unreachable.json().message, /hit point must be from [\d.]+ to [\d.]+/);
+  assert.ok(unreachable.json().feasible_range.min > 2);
+  assert.equal(unreachable.headers.get('x-credits-remaining'), '50000');
+
+  assert.equal((await download(key, { track_id: 'trk_0000000000000000' })).status, 404);
+  const gone = await ingestInto(server, { 'gone.mp3': drumPattern(90, 15) }, { 'gone.mp3': 'Gone' });
+  assert.equal(await removeTrack(server.service.database.sql, gone['gone.mp3'].id), true);
+  const removed = await download(key, { track_id: gone['gone.mp3'].id, duration_seconds: 10 });
+  assert.equal(removed.status, 404);
+  assert.equal(removed.json().code, 'not_found');
+  assert.equal(await balance(key), 50000);
+  assert.equal((await licenses(key)).length, 0);
+});
+
+test('cached clips are identical bytes; concurrent identical requests share one job and each is charged once', async () => {
+  const key = await server.newKey('pro');
+  const body = { track_id: tracks['climax.mp3'].id, duration_seconds: 15, hit_point_seconds: 4 };
+  const first = await download(key, body);
+  const again = await download(key, body);
+  assert.equal(first.status, 200);
+  assert.ok(Buffer.from(first.bytes).equals(Buffer.from(again.bytes)), `first ${first.bytes.length} bytes, again ${again.bytes.length} bytes`);
+  const concurrent = await Promise.all([1, 2, 3, 4].map(() => download(key, { ...body, duration_seconds: 16 })));
+  for (const r of concurrent) assert.ok(Buffer.from(r.bytes).equals(Buffer.from(concurrent[0].bytes)));
+  assert.equal(await balance(key), 50000 - 6);
+  assert.equal((await licenses(key)).length, 6);
+});
+
+test('a client that aborts before the status is not charged and gets no license', async () => {
+  const key = await server.newKey('pro');
+  const { port } = new URL(server.base);
+  const body = JSON.stringify({ track_id: tracks['climax.mp3'].id, duration_seconds: 60, hit_point_seconds: 31.5 });
+  await new Promise<void>((resolve) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write(`POST ${API}/download-track HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      setImmediate(() => {
+        socket.destroy();
+        resolve();
+      });
+    });
+  });
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(await balance(key), 50000);
+  assert.equal((await licenses(key)).length, 0);
+});
+
+test('50 concurrent full downloads all complete with the right bytes', async () => {
+  const key = await server.newKey('pro');
+  const track = tracks['climax.mp3'];
+  const expected = fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), track.audio_sha256, 'audio'));
+  const responses = await Promise.all(Array.from({ length: 50 }, () => download(key, { track_id: track.id })));
+  for (const r of responses) {
+    assert.equal(r.status, 200);
+    assert.ok(Buffer.from(r.bytes).equals(expected));
+  }
+});
+
+test('previews: signed, expiring, free; Range, ETag and Cache-Control', async () => {
+  const track = tracks['climax.mp3'];
+  const expected = fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), track.preview_sha256, 'preview'));
+  const url = signedPreviewUrl(server.base, server.service.previewSecret, track.id);
+  const whole = await fetch(url);
+  assert.equal(whole.status, 200);
+  assert.ok(Buffer.from(await whole.arrayBuffer()).equals(expected));
+  assert.equal(whole.headers.get('content-type'), 'audio/mpeg');
+  assert.equal(whole.headers.get('accept-ranges'), 'bytes');
+  assert.match(whole.headers.get('cache-control')!, /max-age=\d+/);
+  const etag = whole.headers.get('etag')!;
+  assert.ok(etag);
+  assert.equal((await decodeMp3(new Uint8Array(expected))).channels[0].length, 30 * 44100);
+
+  const part = await fetch(url, { headers: { range: 'bytes=100-199' } });
+  assert.equal(part.status, 206);
+  assert.equal(part.headers.get('content-range'), `bytes 100-199/${expected.length}`);
+  assert.ok(Buffer.from(await part.arrayBuffer()).equals(expected.subarray(100, 200)));
+  const suffix = await fetch(url, { headers: { range: 'bytes=-50' } });
+  assert.equal(suffix.status, 206);
+  assert.ok(Buffer.from(await suffix.arrayBuffer()).equals(expected.subarray(expected.length - 50)));
+  const outside = await fetch(url, { headers: { range: `bytes=${expected.length + 10}-` } });
+  assert.equal(outside.status, 416);
+  assert.equal(outside.headers.get('content-range'), `bytes */${expected.length}`);
+  const cached = await fetch(url, { headers: { 'if-none-match': etag } });
+  assert.equal(cached.status, 304);
+
+  const forged = url.replace(/sig=[^&]+/, 'sig=' + 'A'.repeat(43));
+  assert.equal((await call(server.base, 'GET', forged.slice(server.base.length))).status, 403);
+  const past = Math.floor(Date.now() / 1000) - 10;
+  const expired = await call(server.base, 'GET', `${API}/previews/${track.id}.mp3?exp=${past}&sig=${previewSignature(server.service.previewSecret, track.id, past)}`);
+  assert.equal(expired.status, 403);
+  assert.match(expired.body.message, /expired/);
+  assert.equal((await call(server.base, 'GET', `${API}/previews/${track.id}.mp3`)).status, 403);
+  const otherTrack = url.replace(track.id, tracks['drums.mp3'].id);
+  assert.equal((await fetch(otherTrack)).status, 403, 'a signature is for one track only');
+  const unknown = signedPreviewUrl(server.base, server.service.previewSecret, 'trk_0000000000000000');
+  assert.equal((await fetch(unknown)).status, 404);
+});
+
+test('a full engine queue is a 503 with Retry-After, and costs nothing', async () => {
+  const busy = await startTestServer({ workers: 1, engineMaxQueue: 0, clipCacheBytes: 0 });
+  try {
+    const busyTracks = await ingestInto(busy, { 'a.mp3': climaxPiece(110, 70, 35) }, { 'a.mp3': 'A' });
+    const key = await busy.newKey('pro');
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        fetch(`${busy.base}${API}/download-track`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ track_id: busyTracks['a.mp3'].id, duration_seconds: 40 + i, hit_point_seconds: 10 }),
+        }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.arrayBuffer() })),
+      ),
+    );
+    const ok = responses.filter((r) => r.status === 200).length;
+    const refused = responses.filter((r) => r.status === 503);
+    assert.ok(ok >= 1 && refused.length >= 1, `statuses ${responses.map((r) => r.status)}`);
+    for (const r of refused) assert.equal(r.retryAfter, '1');
+    const [row] = await busy.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+    assert.equal(row.credits, 50000 - ok);
+  } finally {
+    await busy.stop();
+  }
+});
