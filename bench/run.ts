@@ -3,6 +3,7 @@ const benches: Record<string, () => Promise<string>> = {
   http: async () => (await import('./http.ts')).benchHttp(),
   engine: async () => (await import('./engine.ts')).benchEngine(),
   catalog: async () => (await import('./catalog.ts')).benchCatalog(),
+  download: async () => (await import('./download.ts')).benchDownload(),
 };
 
 async function main() {

@@ -9,6 +9,8 @@
 //   overlap-add between a re-encoded and a copied frame cancels its aliasing as within one stream.
 // - Bit reservoir: a copied frame may keep part of its main data in the frames before it (which
 //   we replaced), so those bytes are written into the unused tail of the replaced frames' data.
+//   When that tail is too short, the frame before the junction is re-labelled at a higher
+//   bitrate (a larger frame, as in VBR streams) to make room.
 import { parseFrameHeader } from './frame-header.ts';
 import { readSideInfo, type SideInfo } from './side-info.ts';
 import { indexFrames, type FrameIndex } from './frame-index.ts';
@@ -86,6 +88,30 @@ function writeReservoir(frames: Uint8Array[], dataOffsets: number[], reservoir: 
   }
 }
 
+const BITRATES_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+
+function frameLength(bitrateKbps: number, padding: number): number {
+  return Math.floor((144 * bitrateKbps * 1000) / SAMPLE_RATE) + padding;
+}
+
+/**
+ * The same frame (header, side info, data) re-labelled at the lowest higher bitrate that adds at
+ * least `extra` bytes of data area, zero-filled; undefined if even 320 kbps is not enough.
+ */
+function enlargeFrame(frame: Uint8Array, extra: number): Uint8Array | undefined {
+  const bitrateIndex = frame[2] >> 4;
+  const padding = (frame[2] >> 1) & 1;
+  for (let index = bitrateIndex + 1; index < BITRATES_KBPS.length; index++) {
+    const length = frameLength(BITRATES_KBPS[index], padding);
+    if (length - frame.length < extra) continue;
+    const out = new Uint8Array(length);
+    out.set(frame);
+    out[2] = (index << 4) | (frame[2] & 0x0f);
+    return out;
+  }
+  return undefined;
+}
+
 function mod(a: number, b: number): number {
   return ((a % b) + b) % b;
 }
@@ -149,7 +175,7 @@ export async function spliceClip(
     if (kept < 1 || kept > headFrames.index.offsets.length) continue;
     const sourceOk = source.side[j].longBlocks[0] && source.side[j - 1].longBlocks[1];
     const headOk = headFrames.side[kept - 1].longBlocks[1];
-    if (sourceOk && headOk && freeTail(headFrames, kept) >= source.side[j].mainDataBegin) {
+    if (sourceOk && headOk) {
       junctionJ = j;
       break;
     }
@@ -172,7 +198,7 @@ export async function spliceClip(
     if (p < 1 || p >= tailFrames.index.offsets.length || k >= total) continue;
     const sourceOk = source.side[k - 1].longBlocks[1];
     const tailOk = tailFrames.side[p].longBlocks[0] && tailFrames.side[p - 1].longBlocks[1];
-    if (sourceOk && tailOk && freeTail(source, k) >= tailFrames.side[p].mainDataBegin) {
+    if (sourceOk && tailOk) {
       junctionK = k;
       break;
     }
@@ -187,10 +213,21 @@ export async function spliceClip(
     parts.push(frameBytes(f, i).slice());
     dataOffsets.push(f.dataStart[i] - f.index.offsets[i]);
   };
+  /** Before a junction: make room at the end of the data stream so far, then write the reservoir there. */
+  const carryReservoir = (free: number, reservoir: Uint8Array) => {
+    const last = parts.length - 1;
+    if (free < reservoir.length) {
+      const enlarged = enlargeFrame(parts[last], reservoir.length - free);
+      if (!enlarged) return false;
+      parts[last] = enlarged;
+    }
+    writeReservoir(parts, dataOffsets, reservoir);
+    return true;
+  };
   for (let i = 0; i < keptHead; i++) push(headFrames, i);
-  writeReservoir(parts, dataOffsets, reservoirBefore(source, junctionJ, source.side[junctionJ].mainDataBegin));
+  if (!carryReservoir(freeTail(headFrames, keptHead), reservoirBefore(source, junctionJ, source.side[junctionJ].mainDataBegin))) return undefined;
   for (let i = junctionJ; i < junctionK; i++) push(source, i);
-  writeReservoir(parts, dataOffsets, reservoirBefore(tailFrames, keptTailFrom, tailFrames.side[keptTailFrom].mainDataBegin));
+  if (!carryReservoir(freeTail(source, junctionK), reservoirBefore(tailFrames, keptTailFrom, tailFrames.side[keptTailFrom].mainDataBegin))) return undefined;
   for (let i = keptTailFrom; i < tailFrames.index.offsets.length; i++) push(tailFrames, i);
 
   const encoderDelay = LAME_ENCODER_DELAY + (start - p0);

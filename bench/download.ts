@@ -1,0 +1,126 @@
+// Downloads over HTTP: uncached 30 s clips at concurrency 1, 4 and 16, cached clips, and full-track
+// streaming, through the real server process; the engine-only clip time (the pool called
+// directly, same machine, same run) is the reference for the HTTP overhead.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { connectSql } from '../server/db/connect.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { createApiKey } from '../server/auth/api-keys.ts';
+import { createEnginePool } from '../engine/pool.ts';
+import { storePath } from '../catalog/store.ts';
+import { spawnServer } from '../test/support/server.ts';
+import { scratchDatabase } from './scratch-database.ts';
+import { machineLine } from './machine.ts';
+import { timeTasks } from './timing.ts';
+
+const DEMO_TRACKS = 3;
+const CLIP_SECONDS = 30;
+const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+interface Track {
+  id: string;
+  audio_sha256: string;
+  duration_seconds: number;
+  peak_seconds: number;
+  analysis: Buffer;
+}
+
+interface Result {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  bytesPerSecond: number;
+}
+
+function fire(url: string, connections: number, keys: string[], body: () => object): Promise<Result> {
+  let n = 0;
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        method: 'POST',
+        connections,
+        duration: RUN_SECONDS,
+        requests: [{
+          setupRequest: (req: any) => ({
+            ...req,
+            method: 'POST',
+            headers: { ...req.headers, authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' },
+            body: JSON.stringify(body()),
+          }),
+        }],
+      },
+      (err: Error | null, r: any) => {
+        if (err) return reject(err);
+        resolve({ requests: r.requests.total, perSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, bytesPerSecond: r.throughput.average });
+      },
+    );
+  });
+}
+
+/** A hit point the track can meet with a 30 s clip, varied by i so no two requests share a cache entry. */
+function feasibleHit(track: Track, i: number): number {
+  const min = Math.max(0.5, track.peak_seconds - (track.duration_seconds - CLIP_SECONDS) + 0.5);
+  const max = Math.min(CLIP_SECONDS - 0.5, track.peak_seconds - 0.5);
+  return Math.round((min + ((i * 0.731) % 1) * (max - min)) * 1000) / 1000;
+}
+
+export async function benchDownload(): Promise<string> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-download-'));
+  fs.chmodSync(root, 0o755);
+  const db = await scratchDatabase();
+  const sql = connectSql(db.url, 4);
+  try {
+    await migrate(sql);
+    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: root, DEMO_TRACKS: String(DEMO_TRACKS) }, 300_000);
+    const pool = createEnginePool();
+    try {
+      const tracks = await sql<Track[]>`SELECT id, audio_sha256, duration_seconds, peak_seconds, analysis FROM tracks ORDER BY id`;
+      const keys: string[] = [];
+      for (let i = 0; i < 1000; i++) keys.push((await createApiKey(sql, { name: `bench-${i}`, tier: 'pro' })).key);
+      const url = `${server.base}/api/external/v1/download-track`;
+      let counter = 0;
+      const uncached = () => {
+        const track = tracks[counter % tracks.length];
+        return { track_id: track.id, duration_seconds: CLIP_SECONDS, hit_point_seconds: feasibleHit(track, counter++) };
+      };
+
+      // Engine only: the same work, the pool called in this process.
+      const storeDir = path.join(root, 'catalog');
+      let engineCounter = 10_000;
+      const engine = (await timeTasks({
+        'engine clip': () => {
+          const track = tracks[engineCounter % tracks.length];
+          return pool.clip({ path: storePath(storeDir, track.audio_sha256, 'audio'), analysis: new Uint8Array(track.analysis), durationSeconds: CLIP_SECONDS, hitPointSeconds: feasibleHit(track, engineCounter++) });
+        },
+      }, 20)).get('engine clip')!;
+
+      await fire(url, 4, keys, uncached); // warm-up: worker threads, caches of files and analyses
+      const lines = [machineLine(), `server: real process, ${DEMO_TRACKS} demo tracks, 30 s clips with a hit point; autocannon ${RUN_SECONDS} s per run`];
+      lines.push(`engine-only clip (pool, in this process): mean ${engine.meanMs.toFixed(1)} ms, p50 ${engine.p50Ms.toFixed(1)} ms`);
+      for (const connections of [1, 4, 16]) {
+        const r = await fire(url, connections, keys, uncached);
+        const ratio = connections === 1 ? `  -> HTTP p50 / engine p50 = ${(r.p50 / engine.p50Ms).toFixed(2)} (target <= 1.2)` : '';
+        lines.push(`uncached clips, ${String(connections).padStart(2)} conn: ${r.perSecond.toFixed(1)} clips/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.requests} requests, non-2xx ${r.non2xx})${ratio}`);
+      }
+      const fixed = uncached();
+      const cached = await fire(url, 64, keys, () => fixed);
+      lines.push(`cached clip, 64 conn: ${Math.round(cached.perSecond)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms (non-2xx ${cached.non2xx}; target >= 3000 req/s)`);
+      const full = await fire(url, 16, keys, () => ({ track_id: tracks[0].id }));
+      lines.push(`full-track streaming, 16 conn: ${(full.bytesPerSecond / 1e6).toFixed(0)} MB/s, ${full.perSecond.toFixed(0)} downloads/s, p50 ${full.p50} ms, p99 ${full.p99} ms (non-2xx ${full.non2xx})`);
+      return lines.join('\n');
+    } finally {
+      await pool.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  } finally {
+    await sql.end();
+    await db.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
