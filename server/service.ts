@@ -47,7 +47,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000, maxQueue: config.engineMaxQueue });
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
-  const deps: EndpointDeps = { sql, admit: createAdmit(sql), usage, inFlight, log };
+  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admit: createAdmit(database.relaxedSql, sql), usage, inFlight, log };
   const tracks = createTrackLookup(sql);
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);

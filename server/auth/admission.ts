@@ -30,8 +30,9 @@ export function bearerToken(authorization: string): string | undefined {
 export type Admit = (authorization: string) => Promise<Admission>;
 
 /** Returns a function that resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
-export function createAdmit(sql: Sql): Admit {
-  const batcher = createAdmissionBatcher(sql);
+/** `countingSql` runs the counting (rate limits); `sql` the rare lookups of why a key was refused. */
+export function createAdmit(countingSql: Sql, sql: Sql = countingSql): Admit {
+  const batcher = createAdmissionBatcher(countingSql);
   return async (authorization) => {
     if (authorization === '') throw unauthorized('missing Authorization header; send "Authorization: Bearer <API_KEY>"');
     const key = bearerToken(authorization);

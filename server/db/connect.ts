@@ -8,16 +8,28 @@ export type Sql = postgres.Sql;
 
 export interface Database {
   sql: Sql;
+  /**
+   * Connections with synchronous_commit off, for writes that are safe to lose in a crash because
+   * a later synchronous commit or the start-up sweep covers them: rate-limit counters, credit
+   * reservations (a lost reservation is also a lost deduction) and refunds (a lost refund leaves
+   * its reservation row, which the sweep refunds). The final charge and its license stay on `sql`;
+   * its flush also makes every earlier write of the request durable (WAL order).
+   */
+  relaxedSql: Sql;
   /** True when this process runs the embedded server. */
   embedded: boolean;
   close(): Promise<void>;
 }
 
-export function connectSql(url: string, max = 16): Sql {
+export function connectSql(url: string, max = 16, options: { synchronousCommit?: boolean } = {}): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { TimeZone: 'UTC', application_name: 'music-licensing-api' },
+    connection: {
+      TimeZone: 'UTC',
+      application_name: 'music-licensing-api',
+      ...(options.synchronousCommit === false ? { synchronous_commit: 'off' } : {}),
+    },
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
     types: { int8: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
@@ -27,18 +39,20 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(path.join(options.dataDir));
   const url = options.databaseUrl ?? embedded!.url;
   const sql = connectSql(url, options.maxConnections);
+  const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false });
   try {
     await migrate(sql);
   } catch (err) {
-    await sql.end({ timeout: 1 });
+    await Promise.all([sql.end({ timeout: 1 }), relaxedSql.end({ timeout: 1 })]);
     await embedded?.stop();
     throw err;
   }
   return {
     sql,
+    relaxedSql,
     embedded: embedded !== undefined,
     async close() {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), relaxedSql.end({ timeout: 5 })]);
       await embedded?.stop();
     },
   };

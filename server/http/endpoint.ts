@@ -41,6 +41,8 @@ export interface Endpoint {
 
 export interface EndpointDeps {
   sql: Sql;
+  /** For reservations and refunds (see Database.relaxedSql). */
+  relaxedSql: Sql;
   admit: Admit;
   usage: UsageLog;
   inFlight: InFlight;
@@ -106,7 +108,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     const ctx: RouteContext = { admission, body, query: incoming.query, params: incoming.params, requestId, signal };
     if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
     if (endpoint.cost > 0) {
-      reservation = await reserveCredits(deps.sql, admission.keyId, endpoint.cost);
+      reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
       if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
       credits = reservation.creditsRemaining;
     }
@@ -123,7 +125,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     try {
       const success = reply.status < 400 && !signal.aborted;
       if (success && (await settleCommit(deps.sql, reservation, signal, reply.license, requestId))) charged = reservation.amount;
-      else credits = (await refundCredits(deps.sql, reservation)) ?? credits;
+      else credits = (await refundCredits(deps.relaxedSql, reservation)) ?? credits;
     } catch (err) {
       // The reservation row stays; the periodic sweep of abandoned reservations refunds it.
       reply = failure(deps, requestId, err);
