@@ -1,10 +1,11 @@
 // Downloads over HTTP: uncached 30 s clips at concurrency 1, 4 and 16, cached clips, and full-track
 // streaming, through the real server process; the engine-only clip time (the pool called
-// directly, same machine, same run) is the reference for the HTTP overhead.
+// directly, same machine, same run) is the reference for the HTTP overhead. The client is
+// bench/http-load.ts (node:http): autocannon cannot read MP3 bodies fast enough (see there).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import { load, type LoadResult } from './http-load.ts';
 import { connectSql } from '../server/db/connect.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
@@ -27,38 +28,17 @@ interface Track {
   analysis: Buffer;
 }
 
-interface Result {
-  requests: number;
-  perSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  bytesPerSecond: number;
-}
-
-function fire(url: string, connections: number, keys: string[], body: () => object): Promise<Result> {
+function fire(url: string, connections: number, keys: string[], body: () => object): Promise<LoadResult> {
   let n = 0;
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url,
-        method: 'POST',
-        connections,
-        duration: RUN_SECONDS,
-        requests: [{
-          setupRequest: (req: any) => ({
-            ...req,
-            method: 'POST',
-            headers: { ...req.headers, authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' },
-            body: JSON.stringify(body()),
-          }),
-        }],
-      },
-      (err: Error | null, r: any) => {
-        if (err) return reject(err);
-        resolve({ requests: r.requests.total, perSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, bytesPerSecond: r.throughput.average });
-      },
-    );
+  return load({
+    url,
+    connections,
+    seconds: RUN_SECONDS,
+    request: () => ({
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body()),
+    }),
   });
 }
 
@@ -100,7 +80,7 @@ export async function benchDownload(): Promise<string> {
       }, 20)).get('engine clip')!;
 
       await fire(url, 4, keys, uncached); // warm-up: worker threads, caches of files and analyses
-      const lines = [machineLine(), `server: real process, ${DEMO_TRACKS} demo tracks, 30 s clips with a hit point; autocannon ${RUN_SECONDS} s per run`];
+      const lines = [machineLine(), `server: real process, ${DEMO_TRACKS} demo tracks, 30 s clips with a hit point; node:http keep-alive load, ${RUN_SECONDS} s per run`];
       lines.push(`engine-only clip (pool, in this process): mean ${engine.meanMs.toFixed(1)} ms, p50 ${engine.p50Ms.toFixed(1)} ms`);
       for (const connections of [1, 4, 16]) {
         const r = await fire(url, connections, keys, uncached);
