@@ -16,6 +16,7 @@ import { previewHandler } from './routes/preview.ts';
 import { createTrackLookup } from './tracks.ts';
 import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
+import { searchEndpoint } from './routes/search.ts';
 import path from 'node:path';
 
 export interface Service {
@@ -52,7 +53,10 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);
   const clips = createClipCache(config.clipCacheBytes);
+  let boundPort = config.port;
+  const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
   const routes: Route[] = [
+    apiRoute(deps, 'post', '/search', searchEndpoint({ sql, secret, baseUrl })),
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
@@ -64,6 +68,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const state = { draining: false };
   const app = buildApp(routes, state);
   const listener = await listen(app, config.host, config.port);
+  boundPort = listener.port;
 
   let stopping: Promise<void> | undefined;
   return {

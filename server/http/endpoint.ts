@@ -17,6 +17,8 @@ export interface RouteContext {
   admission: Admission;
   /** What the endpoint's prepare() returned (validated input, looked-up resources). */
   prepared?: unknown;
+  /** Balance after this request's reservation (paid endpoints), for bodies that report it. */
+  creditsRemaining?: number;
   body: Record<string, unknown> | undefined;
   query: URLSearchParams;
   params: string[];
@@ -112,6 +114,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
       credits = reservation.creditsRemaining;
     }
+    ctx.creditsRemaining = credits;
     reply = await endpoint.handle(ctx);
   } catch (err) {
     if (err instanceof ClientGone) reply = errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
