@@ -1,11 +1,14 @@
 // POST /search (spec 4.1): natural-language search with filters, relevance order, pagination.
-// 1 credit. Intent extraction (paid tiers) is not built yet: `intent` is null in responses.
+// 1 credit. Intent extraction runs for paid tiers by default ("intent": false turns it off): what it
+// infers becomes filters, merged under the explicit ones; if those filters leave nothing, the
+// search falls back to ranking by the words alone, and says so (intent.applied = "none").
 import type { Sql } from '../db/connect.ts';
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonReply } from '../http/reply.ts';
 import { validateSearch, type SearchRequest } from '../search/validate.ts';
 import { catalogVocabulary, searchTracks } from '../search/query.ts';
+import { extractIntent, mergeFilters, type Intent } from '../search/intent.ts';
 import { signedPreviewUrl } from '../previews.ts';
 
 export function searchEndpoint(deps: { sql: Sql; secret: string; baseUrl: () => string }): Endpoint {
@@ -21,9 +24,23 @@ export function searchEndpoint(deps: { sql: Sql; secret: string; baseUrl: () => 
       }
       return request;
     },
-    async handle({ prepared, creditsRemaining }) {
+    async handle({ prepared, creditsRemaining, admission }) {
       const request = prepared as SearchRequest;
-      const { tracks, total } = await searchTracks(deps.sql, request);
+      const useIntent = request.intent ?? admission.intentExtraction;
+      let intent: (Intent & { applied: 'filters' | 'none' }) | null = null;
+      let result;
+      if (useIntent) {
+        const extracted = extractIntent(request.query);
+        result = await searchTracks(deps.sql, { ...request, filters: mergeFilters(request.filters, extracted) });
+        intent = { ...extracted, applied: 'filters' };
+        if (result.total === 0 && extracted.matched.length > 0) {
+          result = await searchTracks(deps.sql, request);
+          intent.applied = 'none';
+        }
+      } else {
+        result = await searchTracks(deps.sql, request);
+      }
+      const { tracks, total } = result;
       const base = deps.baseUrl();
       return jsonReply({
         tracks: tracks.map(({ score, ...track }) => ({ ...track, preview_url: signedPreviewUrl(base, deps.secret, track.id) })),
@@ -31,7 +48,7 @@ export function searchEndpoint(deps: { sql: Sql; secret: string; baseUrl: () => 
         total_count: total,
         offset: request.offset,
         limit: request.limit,
-        intent: null,
+        intent,
       });
     },
   };
