@@ -55,7 +55,7 @@ test('the best match comes first; typos in names still find the track', async ()
 
 test('each filter alone and combined matches the catalog exactly', async () => {
   const expect = (filters: object, predicate: (t: (typeof CATALOG)[number]) => boolean) =>
-    search({ query: 'music piano guitar synth strings drums study trailer pop jazz calm', limit: 100, filters }).then((r) => {
+    search({ query: 'music piano guitar synth strings drums study trailer pop jazz calm', limit: 100, filters, intent: false }).then((r) => {
       assert.equal(r.status, 200, JSON.stringify(r.body));
       const want = CATALOG.filter(predicate).map((t) => t.title).sort();
       const got = titles(r).sort();
@@ -71,7 +71,7 @@ test('each filter alone and combined matches the catalog exactly', async () => {
 });
 
 test('pages concatenate to the full ordered list, without duplicates; offset beyond the end is empty', async () => {
-  const body = { query: 'piano drums synth strings bass guitar' };
+  const body = { query: 'piano drums synth strings bass guitar', intent: false };
   const all = await search({ ...body, limit: 100 });
   const pages = [];
   for (let offset = 0; offset < all.body.total_count; offset += 3) pages.push(...(await search({ ...body, limit: 3, offset })).body.tracks);
@@ -114,6 +114,20 @@ test('validation: every bad request is a 400 naming the field, and costs nothing
     assert.match(response.body.message, message, JSON.stringify(body));
   }
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
+});
+
+test('intent: inferred filters for paid keys, reported in the response; explicit filters win', async () => {
+  const response = await search({ query: 'calm piano for study, no vocals' });
+  assert.equal(response.status, 200);
+  assert.equal(response.body.intent.applied, 'filters');
+  assert.equal(response.body.intent.has_vocals, false);
+  assert.equal(response.body.intent.energy_level, 'low');
+  assert.ok(response.body.tracks.length > 0);
+  for (const t of response.body.tracks) assert.ok(!t.has_vocals && t.energy_level === 'low');
+  const explicit = await search({ query: 'calm piano for study', filters: { energy_level: 'medium' } });
+  for (const t of explicit.body.tracks) assert.equal(t.energy_level, 'medium');
+  const off = await search({ query: 'calm piano for study', intent: false });
+  assert.equal(off.body.intent, null);
 });
 
 test('one credit per search, exact credits_remaining; intent needs a paid plan; preview links work', async () => {
