@@ -4,6 +4,7 @@ const benches: Record<string, () => Promise<string>> = {
   engine: async () => (await import('./engine.ts')).benchEngine(),
   catalog: async () => (await import('./catalog.ts')).benchCatalog(),
   download: async () => (await import('./download.ts')).benchDownload(),
+  search: async () => (await import('./search.ts')).benchSearch(),
 };
 
 async function main() {

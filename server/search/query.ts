@@ -40,14 +40,20 @@ export async function searchTracks(sql: Sql, request: SearchRequest): Promise<{ 
   const where = conditions.reduce((all, c) => sql`${all} AND ${c}`);
   const tsquery = orQuery(request.query);
   const raw = request.query.toLowerCase();
+  // Two index-driven candidate sets (full text on the GIN document, trigrams on the GIN names),
+  // joined, so neither condition forces a scan of every row.
+  const textHits = tsquery
+    ? sql`SELECT id, ts_rank(search_document, to_tsquery('english', ${tsquery}), 1) AS rank FROM tracks WHERE search_document @@ to_tsquery('english', ${tsquery})`
+    : sql`SELECT NULL::text AS id, 0::real AS rank WHERE false`;
+  const nameHits = sql`SELECT id, word_similarity(${raw}, search_names) AS similarity FROM tracks WHERE ${raw} <% search_names`;
   const matched = sql`
     SELECT t.id, t.title, t.artist, t.duration_seconds, t.bpm, t.key, t.genre, t.subgenres, t.moods, t.has_vocals,
            t.energy_level, t.instruments, t.peak_seconds,
-           (CASE WHEN ${tsquery} = '' THEN 0 ELSE ts_rank(t.search_document, to_tsquery('english', ${tsquery}), 1) END
-            + 0.5 * word_similarity(${raw}, t.search_names)) AS score
-      FROM tracks t
-     WHERE ${where}
-       AND ((${tsquery} <> '' AND t.search_document @@ to_tsquery('english', ${tsquery})) OR ${raw} <% t.search_names)`;
+           coalesce(x.rank, 0) + 0.5 * coalesce(n.similarity, 0) AS score
+      FROM (${textHits}) x
+      FULL JOIN (${nameHits}) n USING (id)
+      JOIN tracks t ON t.id = coalesce(x.id, n.id)
+     WHERE ${where}`;
   const [page, [count]] = await Promise.all([
     sql<TrackResult[]>`SELECT * FROM (${matched}) m ORDER BY score DESC, id LIMIT ${request.limit} OFFSET ${request.offset}`,
     sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (${matched}) m`,
