@@ -2,17 +2,12 @@
 // streaming, through the real server process; the engine-only clip time (the pool called
 // directly, same machine, same run) is the reference for the HTTP overhead. The client is
 // bench/http-load.ts (node:http): autocannon cannot read MP3 bodies fast enough (see there).
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { load, type LoadResult } from './http-load.ts';
-import { connectSql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { storePath } from '../catalog/store.ts';
-import { spawnServer } from '../test/support/server.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
 
@@ -50,13 +45,7 @@ function feasibleHit(track: Track, i: number): number {
 }
 
 export async function benchDownload(): Promise<string> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-download-'));
-  fs.chmodSync(root, 0o755);
-  const db = await scratchDatabase();
-  const sql = connectSql(db.url, 4);
-  try {
-    await migrate(sql);
-    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: root, DEMO_TRACKS: String(DEMO_TRACKS) }, 300_000);
+  return withBenchServer({ DEMO_TRACKS: String(DEMO_TRACKS) }, async ({ server, sql, dataDir }) => {
     const pool = createEnginePool();
     try {
       const tracks = await sql<Track[]>`SELECT id, audio_sha256, duration_seconds, peak_seconds, analysis FROM tracks ORDER BY id`;
@@ -70,7 +59,7 @@ export async function benchDownload(): Promise<string> {
       };
 
       // Engine only: the same work, the pool called in this process.
-      const storeDir = path.join(root, 'catalog');
+      const storeDir = path.join(dataDir, 'catalog');
       let engineCounter = 10_000;
       const engine = (await timeTasks({
         'engine clip': () => {
@@ -95,12 +84,6 @@ export async function benchDownload(): Promise<string> {
       return lines.join('\n');
     } finally {
       await pool.close();
-      server.child.kill('SIGTERM');
-      await server.exited;
     }
-  } finally {
-    await sql.end();
-    await db.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 }

@@ -2,14 +2,9 @@
 // process, against a bare uWS handler measured in the same run. autocannon, 64 connections.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import fs from 'node:fs';
-import os from 'node:os';
 import autocannon from 'autocannon';
-import { connectSql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
-import { spawnServer } from '../test/support/server.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
 
 const CONNECTIONS = 64;
@@ -66,14 +61,9 @@ function line(name: string, r: Result): string {
 }
 
 export async function benchHttp(): Promise<string> {
-  const db = await scratchDatabase();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-data-'));
-  const sql = connectSql(db.url, 4);
-  try {
-    await migrate(sql);
+  return withBenchServer({}, async ({ server, sql }) => {
     const keys: string[] = [];
     for (let i = 0; i < KEYS; i++) keys.push((await createApiKey(sql, { name: `bench-${i}`, tier: 'pro' })).key);
-    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, DEMO_TRACKS: '0' });
     const bare = await startBare();
     try {
       await fire(`${bare.url}`); // warm-up both
@@ -89,12 +79,6 @@ export async function benchHttp(): Promise<string> {
       ].join('\n');
     } finally {
       bare.stop();
-      server.child.kill('SIGTERM');
-      await server.exited;
     }
-  } finally {
-    await sql.end();
-    await db.dispose();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }

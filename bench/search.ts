@@ -1,16 +1,10 @@
 // Search latency and throughput through the real server: on the demo catalog's metadata and on
 // 100,000 tracks (synthetic metadata rows from the demo generator), single client (p50/p99) and
 // 16 connections (req/s). autocannon; a mix of natural-language queries, with and without filters.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
-import { connectSql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
-import { spawnServer } from '../test/support/server.ts';
 import { insertPlannedTracks } from '../test/support/catalog-rows.ts';
-import { scratchDatabase } from './scratch-database.ts';
+import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
 
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -49,39 +43,25 @@ function fire(url: string, connections: number, keys: string[]) {
 }
 
 export async function benchSearch(): Promise<string> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-search-'));
-  const db = await scratchDatabase();
-  const sql = connectSql(db.url, 4);
-  try {
-    await migrate(sql);
+  return withBenchServer({}, async ({ server, sql }) => {
     await insertPlannedTracks(sql, 40, 20261121);
     const keys: string[] = [];
     for (let i = 0; i < 300; i++) keys.push((await createApiKey(sql, { name: `bench-${i}`, tier: 'pro' })).key);
-    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: root, DEMO_TRACKS: '0' });
     const url = `${server.base}/api/external/v1/search`;
     const lines = [machineLine(), `queries: ${BODIES.length} natural-language bodies in rotation (intent on for pro keys unless said), autocannon ${RUN_SECONDS} s per run`];
-    try {
-      const line = (label: string, r: Awaited<ReturnType<typeof fire>>) =>
-        `${label.padEnd(34)} ${Math.round(r.perSecond).toString().padStart(5)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, non-2xx ${r.non2xx})`;
-      await fire(url, 1, keys); // warm-up
-      lines.push(line('40 tracks, 1 connection', await fire(url, 1, keys)));
-      lines.push(line('40 tracks, 16 connections', await fire(url, 16, keys)));
-      const started = performance.now();
-      await insertPlannedTracks(sql, 100_000 - 40, 777);
-      await sql`ANALYZE tracks`;
-      lines.push(`(inserted 99,960 synthetic rows in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
-      await fire(url, 1, keys);
-      const single = await fire(url, 1, keys);
-      lines.push(line('100,000 tracks, 1 connection', single) + `  (target p99 < 15 ms)`);
-      lines.push(line('100,000 tracks, 16 connections', await fire(url, 16, keys)));
-      return lines.join('\n');
-    } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-  } finally {
-    await sql.end();
-    await db.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+    const line = (label: string, r: Awaited<ReturnType<typeof fire>>) =>
+      `${label.padEnd(34)} ${Math.round(r.perSecond).toString().padStart(5)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, non-2xx ${r.non2xx})`;
+    await fire(url, 1, keys); // warm-up
+    lines.push(line('40 tracks, 1 connection', await fire(url, 1, keys)));
+    lines.push(line('40 tracks, 16 connections', await fire(url, 16, keys)));
+    const started = performance.now();
+    await insertPlannedTracks(sql, 100_000 - 40, 777);
+    await sql`ANALYZE tracks`;
+    lines.push(`(inserted 99,960 synthetic rows in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    await fire(url, 1, keys);
+    const single = await fire(url, 1, keys);
+    lines.push(line('100,000 tracks, 1 connection', single) + `  (target p99 < 15 ms)`);
+    lines.push(line('100,000 tracks, 16 connections', await fire(url, 16, keys)));
+    return lines.join('\n');
+  });
 }

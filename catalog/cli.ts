@@ -7,6 +7,7 @@ import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
 import { progressBar } from './progress.ts';
+import { runCommand, usageError } from '../server/cli/command-line.ts';
 
 const USAGE = `usage:
   npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]   render a demo catalog folder (MP3s + metadata.json)
@@ -60,14 +61,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function fail(message: string): number {
-  console.error(`${message}\n${USAGE}`);
-  return 2;
+  return usageError(message, USAGE);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCommand(main);

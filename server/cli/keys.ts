@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
+import { runCommand, usageError } from './command-line.ts';
 
 const USAGE = `usage:
   npm run keys -- create --name NAME --tier free|starter|pro [--expires YYYY-MM-DD|ISO-8601]
@@ -68,14 +69,7 @@ function printTable(rows: Awaited<ReturnType<typeof listApiKeys>>) {
 }
 
 function fail(message: string): number {
-  console.error(`${message}\n${USAGE}`);
-  return 2;
+  return usageError(message, USAGE);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+runCommand(main);
