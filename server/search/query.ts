@@ -1,6 +1,7 @@
 // The search query: full-text relevance (weighted document, OR of the query's words, prefixes
 // allowed) plus trigram similarity on title and artist for typos; filters as SQL conditions;
-// ordered by score, ties by id. Counts and the page run side by side.
+// ordered by score, ties by id. The page carries the total (a window count), so the matching
+// work is done once; only a page past the end needs a separate count.
 import type { Sql } from '../db/connect.ts';
 import type { SearchRequest } from './validate.ts';
 
@@ -54,11 +55,12 @@ export async function searchTracks(sql: Sql, request: SearchRequest): Promise<{ 
       FULL JOIN (${nameHits}) n USING (id)
       JOIN tracks t ON t.id = coalesce(x.id, n.id)
      WHERE ${where}`;
-  const [page, [count]] = await Promise.all([
-    sql<TrackResult[]>`SELECT * FROM (${matched}) m ORDER BY score DESC, id LIMIT ${request.limit} OFFSET ${request.offset}`,
-    sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (${matched}) m`,
-  ]);
-  return { tracks: page, total: count.n };
+  const page = await sql<(TrackResult & { total: number })[]>`
+    SELECT *, count(*) OVER ()::int AS total FROM (${matched}) m ORDER BY score DESC, id LIMIT ${request.limit} OFFSET ${request.offset}`;
+  if (page.length > 0) return { tracks: page.map(({ total: _total, ...track }) => track), total: page[0].total };
+  if (request.offset === 0) return { tracks: [], total: 0 };
+  const [count] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (${matched}) m`;
+  return { tracks: [], total: count.n };
 }
 
 /** Mood and instrument values used by the catalog (beyond the spec's lists), refreshed each minute. */
