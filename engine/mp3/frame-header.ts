@@ -9,6 +9,8 @@ export interface FrameHeader {
   /** Bytes of the whole frame, header included. */
   frameBytes: number;
   samplesPerFrame: 1152 | 576;
+  /** A 16-bit CRC follows the header (protection bit 0). */
+  hasCrc: boolean;
   /** Byte offset, from the frame start, of the side info's end: where a Xing/Info tag would sit. */
   sideInfoEnd: number;
 }
@@ -46,6 +48,7 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
     channels,
     frameBytes,
     samplesPerFrame,
+    hasCrc,
     sideInfoEnd: 4 + (hasCrc ? 2 : 0) + sideInfoBytes,
   };
 }

@@ -29,8 +29,7 @@ class BitReader {
 }
 
 export function readSideInfo(bytes: Uint8Array, offset: number, header: FrameHeader): SideInfo {
-  const hasCrc = header.sideInfoEnd - 4 !== (header.version === 1 ? (header.channels === 1 ? 17 : 32) : header.channels === 1 ? 9 : 17);
-  const reader = new BitReader(bytes, offset + 4 + (hasCrc ? 2 : 0));
+  const reader = new BitReader(bytes, offset + 4 + (header.hasCrc ? 2 : 0));
   const mpeg1 = header.version === 1;
   const channels = header.channels;
   const mainDataBegin = reader.read(mpeg1 ? 9 : 8);

@@ -35,19 +35,27 @@ const STREAM_DELAY = LAME_ENCODER_DELAY + DECODER_DELAY;
 interface Frames {
   bytes: Uint8Array;
   index: FrameIndex;
-  side: SideInfo[];
-  dataStart: number[]; // offset of each frame's data area (after side info)
+  side(i: number): SideInfo;
+  /** Offset of frame i's data area (after its side info). */
+  dataStart(i: number): number;
 }
 
+/**
+ * Side info is read on demand: a splice looks at a few dozen frames around its junctions, not at
+ * the thousands of frames of the source it copies from.
+ */
 function framesOf(bytes: Uint8Array, index: FrameIndex = indexFrames(bytes)): Frames {
-  const side: SideInfo[] = [];
-  const dataStart: number[] = [];
-  for (const offset of index.offsets) {
-    const header = parseFrameHeader(bytes, offset)!;
-    side.push(readSideInfo(bytes, offset, header));
-    dataStart.push(offset + header.sideInfoEnd);
-  }
-  return { bytes, index, side, dataStart };
+  const parsed: { side: SideInfo; dataStart: number }[] = [];
+  const frame = (i: number) => {
+    let entry = parsed[i];
+    if (!entry) {
+      const offset = index.offsets[i];
+      const header = parseFrameHeader(bytes, offset)!;
+      entry = parsed[i] = { side: readSideInfo(bytes, offset, header), dataStart: offset + header.sideInfoEnd };
+    }
+    return entry;
+  };
+  return { bytes, index, side: (i) => frame(i).side, dataStart: (i) => frame(i).dataStart };
 }
 
 function frameBytes(f: Frames, i: number): Uint8Array {
@@ -59,8 +67,8 @@ function frameBytes(f: Frames, i: number): Uint8Array {
  * Frame n-1's main data starts mainDataBegin bytes before its data area and runs mainDataBytes.
  */
 function freeTail(f: Frames, n: number): number {
-  const area = f.index.offsets[n - 1] + f.index.sizes[n - 1] - f.dataStart[n - 1];
-  return Math.max(0, area + f.side[n - 1].mainDataBegin - f.side[n - 1].mainDataBytes);
+  const area = f.index.offsets[n - 1] + f.index.sizes[n - 1] - f.dataStart(n - 1);
+  return Math.max(0, area + f.side(n - 1).mainDataBegin - f.side(n - 1).mainDataBytes);
 }
 
 /** The `count` main-data bytes just before frame n's data area, walking back over data areas. */
@@ -68,7 +76,7 @@ function reservoirBefore(f: Frames, n: number, count: number): Uint8Array {
   const out = new Uint8Array(count);
   let remaining = count;
   for (let i = n - 1; i >= 0 && remaining > 0; i--) {
-    const areaStart = f.dataStart[i];
+    const areaStart = f.dataStart(i);
     const areaEnd = f.index.offsets[i] + f.index.sizes[i];
     const take = Math.min(remaining, areaEnd - areaStart);
     out.set(f.bytes.subarray(areaEnd - take, areaEnd), remaining - take);
@@ -121,7 +129,7 @@ export function canSplice(index: FrameIndex, bytes: Uint8Array, bitrateKbps: num
   // CBR at the clip bitrate, no CRC: sample a few frames.
   for (const i of [0, Math.floor(index.offsets.length / 2), index.offsets.length - 1]) {
     const header = parseFrameHeader(bytes, index.offsets[i]);
-    if (!header || header.bitrateKbps !== bitrateKbps || header.sideInfoEnd !== 36) return false;
+    if (!header || header.bitrateKbps !== bitrateKbps || header.hasCrc) return false;
   }
   return true;
 }
@@ -173,8 +181,8 @@ export async function spliceClip(
   for (let j = firstJ; j <= lastJ && j < total; j++) {
     const kept = j - c;
     if (kept < 1 || kept > headFrames.index.offsets.length) continue;
-    const sourceOk = source.side[j].longBlocks[0] && source.side[j - 1].longBlocks[1];
-    const headOk = headFrames.side[kept - 1].longBlocks[1];
+    const sourceOk = source.side(j).longBlocks[0] && source.side(j - 1).longBlocks[1];
+    const headOk = headFrames.side(kept - 1).longBlocks[1];
     if (sourceOk && headOk) {
       junctionJ = j;
       break;
@@ -196,8 +204,8 @@ export async function spliceClip(
   for (let k = lastK; k >= firstK; k--) {
     const p = k - d;
     if (p < 1 || p >= tailFrames.index.offsets.length || k >= total) continue;
-    const sourceOk = source.side[k - 1].longBlocks[1];
-    const tailOk = tailFrames.side[p].longBlocks[0] && tailFrames.side[p - 1].longBlocks[1];
+    const sourceOk = source.side(k - 1).longBlocks[1];
+    const tailOk = tailFrames.side(p).longBlocks[0] && tailFrames.side(p - 1).longBlocks[1];
     if (sourceOk && tailOk) {
       junctionK = k;
       break;
@@ -211,7 +219,7 @@ export async function spliceClip(
   const dataOffsets: number[] = [];
   const push = (f: Frames, i: number) => {
     parts.push(frameBytes(f, i).slice());
-    dataOffsets.push(f.dataStart[i] - f.index.offsets[i]);
+    dataOffsets.push(f.dataStart(i) - f.index.offsets[i]);
   };
   /** Before a junction: make room at the end of the data stream so far, then write the reservoir there. */
   const carryReservoir = (free: number, reservoir: Uint8Array) => {
@@ -225,9 +233,9 @@ export async function spliceClip(
     return true;
   };
   for (let i = 0; i < keptHead; i++) push(headFrames, i);
-  if (!carryReservoir(freeTail(headFrames, keptHead), reservoirBefore(source, junctionJ, source.side[junctionJ].mainDataBegin))) return undefined;
+  if (!carryReservoir(freeTail(headFrames, keptHead), reservoirBefore(source, junctionJ, source.side(junctionJ).mainDataBegin))) return undefined;
   for (let i = junctionJ; i < junctionK; i++) push(source, i);
-  if (!carryReservoir(freeTail(source, junctionK), reservoirBefore(tailFrames, keptTailFrom, tailFrames.side[keptTailFrom].mainDataBegin))) return undefined;
+  if (!carryReservoir(freeTail(source, junctionK), reservoirBefore(tailFrames, keptTailFrom, tailFrames.side(keptTailFrom).mainDataBegin))) return undefined;
   for (let i = keptTailFrom; i < tailFrames.index.offsets.length; i++) push(tailFrames, i);
 
   const encoderDelay = LAME_ENCODER_DELAY + (start - p0);
