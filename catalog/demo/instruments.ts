@@ -51,45 +51,34 @@ export function snare(mix: Mix, at: number, gain: number, random: Random) {
   }
 }
 
-export function hat(mix: Mix, at: number, gain: number, random: Random, open = false) {
-  const [a, b] = span(mix, at, open ? 0.3 : 0.06);
-  let previous = 0;
-  const [gl, gr] = gains(gain, 0.3);
-  for (let i = a; i < b; i++) {
-    const t = (i - a) / RATE;
-    const x = random.signed();
-    const v = (x - previous) * Math.exp(-t / (open ? 0.09 : 0.015));
-    previous = x;
-    mix.left[i] += gl * v;
-    mix.right[i] += gr * v;
-  }
-}
-
-/** A noise riser: high-passed noise swelling from silence to `gain` over `seconds`. */
-export function riser(mix: Mix, at: number, seconds: number, gain: number, random: Random) {
+/**
+ * High-passed (first-difference) noise shaped by an envelope of time in the burst (seconds) and
+ * its fraction done: the common body of hats, shakers and risers.
+ */
+function noiseBurst(mix: Mix, at: number, seconds: number, [gl, gr]: [number, number], random: Random, envelope: (t: number, fraction: number) => number) {
   const [a, b] = span(mix, at, seconds);
   let previous = 0;
   for (let i = a; i < b; i++) {
     const x = random.signed();
-    const v = (x - previous) * gain * ((i - a) / (b - a)) ** 2;
-    previous = x;
-    mix.left[i] += v;
-    mix.right[i] += v;
-  }
-}
-
-export function shaker(mix: Mix, at: number, gain: number, random: Random) {
-  const [a, b] = span(mix, at, 0.09);
-  const [gl, gr] = gains(gain, -0.4);
-  let previous = 0;
-  for (let i = a; i < b; i++) {
-    const t = (i - a) / RATE;
-    const x = random.signed();
-    const v = (x - previous) * Math.sin(Math.PI * Math.min(1, t / 0.09));
+    const v = (x - previous) * envelope((i - a) / RATE, (i - a) / (b - a));
     previous = x;
     mix.left[i] += gl * v;
     mix.right[i] += gr * v;
   }
+}
+
+export function hat(mix: Mix, at: number, gain: number, random: Random, open = false) {
+  const decay = open ? 0.09 : 0.015;
+  noiseBurst(mix, at, open ? 0.3 : 0.06, gains(gain, 0.3), random, (t) => Math.exp(-t / decay));
+}
+
+/** A noise riser: high-passed noise swelling from silence to `gain` over `seconds`. */
+export function riser(mix: Mix, at: number, seconds: number, gain: number, random: Random) {
+  noiseBurst(mix, at, seconds, [gain, gain], random, (_, fraction) => fraction ** 2);
+}
+
+export function shaker(mix: Mix, at: number, gain: number, random: Random) {
+  noiseBurst(mix, at, 0.09, gains(gain, -0.4), random, (t) => Math.sin(Math.PI * Math.min(1, t / 0.09)));
 }
 
 /** Saw through a one-pole low-pass, short decay: a synth/electric bass. */
