@@ -18,7 +18,6 @@ export interface UsageLog {
   flush(): Promise<void>;
   /** Flushes and stops the timer. */
   close(): Promise<void>;
-  pending(): number;
 }
 
 const MAX_BATCH = 1000;
@@ -86,7 +85,6 @@ export function createUsageLog(sql: Sql, options: { flushMs: number; onError?: (
       timer = undefined;
       await flush();
     },
-    pending: () => buffer.length,
   };
 }
 

@@ -40,8 +40,3 @@ export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
   });
   return { ...scalars, ...arrays } as Analysis;
 }
-
-/** Bytes held by an analysis in memory (for the byte-bounded cache). */
-export function analysisBytes(analysis: Analysis): number {
-  return 512 + ARRAYS.reduce((n, name) => n + analysis[name].byteLength, 0);
-}

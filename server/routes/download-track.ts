@@ -7,11 +7,10 @@ import type { TrackLookup, TrackRow } from '../tracks.ts';
 import { clipKey, type ClipCache } from '../clip-cache.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { isEngineError } from '../../engine/errors.ts';
+import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
 import { storePath } from '../../catalog/store.ts';
 
 const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds'];
-export const MIN_DURATION_SECONDS = 10;
-export const MAX_DURATION_SECONDS = 300;
 
 interface DownloadRequest {
   track: TrackRow;
@@ -34,8 +33,8 @@ export function validateDownload(body: Record<string, unknown> | undefined): { t
   if (typeof trackId !== 'string' || trackId.length === 0 || trackId.length > 100) throw invalidParameters('track_id must be a non-empty string (an id from search results)');
   const durationSeconds = numberField(body, 'duration_seconds');
   const hitPointSeconds = numberField(body, 'hit_point_seconds');
-  if (durationSeconds !== undefined && (durationSeconds < MIN_DURATION_SECONDS || durationSeconds > MAX_DURATION_SECONDS)) {
-    throw invalidParameters(`duration_seconds must be from ${MIN_DURATION_SECONDS} to ${MAX_DURATION_SECONDS}, got ${durationSeconds}`);
+  if (durationSeconds !== undefined && (durationSeconds < MIN_CLIP_SECONDS || durationSeconds > MAX_CLIP_SECONDS)) {
+    throw invalidParameters(`duration_seconds must be from ${MIN_CLIP_SECONDS} to ${MAX_CLIP_SECONDS}, got ${durationSeconds}`);
   }
   if (hitPointSeconds !== undefined) {
     if (durationSeconds === undefined) throw invalidParameters('hit_point_seconds requires duration_seconds');
@@ -63,8 +62,8 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
       if (!track) throw new ApiError(404, 'not_found', `no track "${request.trackId}" in the catalog`);
       if (request.durationSeconds !== undefined && request.durationSeconds > track.duration_seconds) {
         const max = Math.floor(track.duration_seconds * 1000) / 1000;
-        throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_DURATION_SECONDS} to ${max}`, {
-          body: { feasible_range: { min: MIN_DURATION_SECONDS, max } },
+        throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, {
+          body: { feasible_range: { min: MIN_CLIP_SECONDS, max } },
         });
       }
       return { track, durationSeconds: request.durationSeconds, hitPointSeconds: request.hitPointSeconds };
