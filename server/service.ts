@@ -6,7 +6,7 @@ import { createUsageLog, pruneUsage } from './usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
-import { createAdmit } from './auth/admission.ts';
+import { createAdmitter } from './auth/admission.ts';
 import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
@@ -48,7 +48,8 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000, maxQueue: config.engineMaxQueue });
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
-  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admit: createAdmit(database.relaxedSql, sql), usage, inFlight, log };
+  const admitter = await createAdmitter(database.relaxedSql, sql);
+  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admitter, usage, inFlight, log };
   const tracks = createTrackLookup(sql);
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);
@@ -84,6 +85,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
         const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
         if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
         await usage.close();
+        await admitter.close();
         await engine.close();
         await database.close();
       })();

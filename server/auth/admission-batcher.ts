@@ -1,50 +1,116 @@
-// Coalesces the admissions of concurrent requests into one admit_requests() call per batch.
-// Requests arriving while batches are in flight wait for the next one; a few batches may be in
-// flight at once so a slow batch does not stall everyone.
+// Coalesces the admissions of concurrent requests into one admit_keys() call per batch: one entry
+// per key, with the number of requests waiting on it, the lease to take ahead (admission-leases.ts)
+// and unused leased admissions to hand back. Requests arriving while batches are in flight wait
+// for the next one; a few batches may be in flight at once so a slow batch does not stall everyone.
 import type { Sql } from '../db/connect.ts';
+import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
 
-export type AdmissionRow = Record<string, any>;
+export interface AdmitOutcome {
+  counted: Counted;
+  admitted: boolean;
+  retryAfterSeconds: number;
+}
 
 export interface AdmissionBatcher {
-  /** Resolves with the row of admit_requests for this key hash, or undefined for an inactive key. */
-  admit(hash: Buffer): Promise<AdmissionRow | undefined>;
+  /** Resolves with the outcome for this key, or undefined for an unknown, revoked or expired key. */
+  admit(hash: Buffer, hex: string): Promise<AdmitOutcome | undefined>;
+  /** Hands back unused leased admissions with the next batch. */
+  handBack(hash: Buffer, hex: string, ask: LeaseAsk): void;
 }
 
 interface Waiting {
-  hash: Buffer;
-  resolve(row: AdmissionRow | undefined): void;
+  resolve(outcome: AdmitOutcome | undefined): void;
   reject(err: unknown): void;
 }
 
-const BYTEA_ARRAY = 1001; // PostgreSQL type oid of bytea[]
+interface KeyEntry {
+  hash: Buffer;
+  waiting: Waiting[];
+  handBack?: LeaseAsk;
+}
 
-export function createAdmissionBatcher(sql: Sql, options: { maxBatch?: number; maxInFlight?: number } = {}): AdmissionBatcher {
-  const maxBatch = options.maxBatch ?? 256;
+// PostgreSQL type oids of the array parameters (explicit: inferring them from the values fails
+// for some first calls).
+const BYTEA_ARRAY = 1001;
+const INT4_ARRAY = 1007;
+const TIMESTAMPTZ_ARRAY = 1185;
+
+export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxKeys?: number; maxInFlight?: number } = {}): AdmissionBatcher {
+  const maxKeys = options.maxKeys ?? 256;
   const maxInFlight = options.maxInFlight ?? 2;
-  let queue: Waiting[] = [];
+  let queue = new Map<string, KeyEntry>();
   let inFlight = 0;
   let scheduled = false;
 
   function schedule() {
-    if (scheduled || inFlight >= maxInFlight || queue.length === 0) return;
+    if (scheduled || inFlight >= maxInFlight || queue.size === 0) return;
     scheduled = true;
     setImmediate(send); // lets every request of this event-loop turn join the batch
   }
 
+  function entry(hash: Buffer, hex: string): KeyEntry {
+    let e = queue.get(hex);
+    if (!e) queue.set(hex, (e = { hash, waiting: [] }));
+    return e;
+  }
+
+  function takeBatch(now: number): [string, KeyEntry][] {
+    const batch: [string, KeyEntry][] = [];
+    for (const [hex, e] of queue) {
+      if (batch.length === maxKeys) break;
+      queue.delete(hex);
+      // A lease granted while these requests waited serves them without a round trip.
+      while (e.waiting.length > 0) {
+        const counted = leases.take(hex, now);
+        if (!counted) break;
+        e.waiting.shift()!.resolve({ counted, admitted: true, retryAfterSeconds: 0 });
+      }
+      if (e.waiting.length > 0 || e.handBack) batch.push([hex, e]);
+    }
+    return batch;
+  }
+
   function send() {
     scheduled = false;
-    if (inFlight >= maxInFlight || queue.length === 0) return;
-    const batch = queue.slice(0, maxBatch);
-    queue = queue.slice(batch.length);
+    if (inFlight >= maxInFlight || queue.size === 0) return;
+    const now = Date.now();
+    const batch = takeBatch(now);
+    if (batch.length === 0) return schedule();
+    const asks = batch.map(([hex, e]) => {
+      const ask = leases.ask(hex, e.waiting.length, now);
+      const back = e.handBack;
+      if (!back) return ask;
+      return { extra: ask.extra, returned: ask.returned + back.returned, returnedMinute: back.returned > 0 ? back.returnedMinute : ask.returnedMinute };
+    });
     inFlight += 1;
-    const hashes = batch.map((w) => w.hash);
-    sql`SELECT * FROM admit_requests(${sql.array(hashes as any, BYTEA_ARRAY)})`
+    sql`SELECT * FROM admit_keys(
+          ${sql.array(batch.map(([, e]) => e.hash) as any, BYTEA_ARRAY)},
+          ${sql.array(batch.map(([, e]) => e.waiting.length), INT4_ARRAY)},
+          ${sql.array(asks.map((a) => a.extra), INT4_ARRAY)},
+          ${sql.array(asks.map((a) => a.returned), INT4_ARRAY)},
+          ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`
       .then((rows) => {
-        const byOrdinal = new Map<number, AdmissionRow>();
+        const byOrdinal = new Map<number, Record<string, any>>();
         for (const row of rows) byOrdinal.set(row.ord, row);
-        batch.forEach((w, i) => w.resolve(byOrdinal.get(i + 1)));
+        const settledAt = Date.now();
+        batch.forEach(([hex, e], i) => {
+          const row = byOrdinal.get(i + 1);
+          if (!row) {
+            leases.drop(hex);
+            for (const w of e.waiting) w.resolve(undefined);
+            return;
+          }
+          const grant = grantOf(row);
+          const counted = leases.settle(hex, grant, settledAt);
+          const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
+          e.waiting.forEach((w, j) => {
+            const admitted = j < counted.length;
+            const seen = admitted ? counted[j] : refused;
+            w.resolve({ counted: seen, admitted, retryAfterSeconds: admitted ? 0 : row.retry_after_seconds });
+          });
+        });
       })
-      .catch((err) => batch.forEach((w) => w.reject(err)))
+      .catch((err) => batch.forEach(([, e]) => e.waiting.forEach((w) => w.reject(err))))
       .finally(() => {
         inFlight -= 1;
         schedule();
@@ -53,11 +119,41 @@ export function createAdmissionBatcher(sql: Sql, options: { maxBatch?: number; m
   }
 
   return {
-    admit(hash) {
+    admit(hash, hex) {
       return new Promise((resolve, reject) => {
-        queue.push({ hash, resolve, reject });
+        entry(hash, hex).waiting.push({ resolve, reject });
         schedule();
       });
     },
+    handBack(hash, hex, ask) {
+      const e = entry(hash, hex);
+      e.handBack = e.handBack ? { ...ask, returned: e.handBack.returned + ask.returned } : ask;
+      schedule();
+    },
+  };
+}
+
+function keyInfo(row: Record<string, any>): KeyInfo {
+  return {
+    keyId: row.key_id,
+    tier: row.tier,
+    credits: row.credits,
+    monthlyCredits: row.monthly_credits,
+    intentExtraction: row.intent_extraction,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    requestsPerMinute: row.requests_per_minute,
+    requestsPerDay: row.requests_per_day,
+  };
+}
+
+function grantOf(row: Record<string, any>) {
+  return {
+    info: keyInfo(row),
+    minuteWindow: row.minute_window,
+    minuteCount: row.minute_count,
+    dayCount: row.day_count,
+    granted: row.granted,
+    leased: row.leased,
   };
 }

@@ -1,9 +1,11 @@
-// Authentication and rate limiting in one database round trip, shared by the requests of one
-// batch (admit_requests in the migrations, admission-batcher.ts).
+// Authentication and rate limiting: from an admission lease in memory when this process holds one
+// for the key (admission-leases.ts), otherwise in one database round trip shared by the requests
+// of one batch (admit_keys in the migrations, admission-batcher.ts).
 import type { Sql } from '../db/connect.ts';
 import { ApiError } from '../http/api-error.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';
+import { createLeaseTable, LEASE_MS, type Counted } from './admission-leases.ts';
 
 export interface Admission {
   keyId: number;
@@ -27,35 +29,64 @@ export function bearerToken(authorization: string): string | undefined {
   return match ? match[1] : undefined;
 }
 
-export type Admit = (authorization: string) => Promise<Admission>;
+export interface Admitter {
+  /** Resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
+  admit(authorization: string): Promise<Admission>;
+  /** Tells the admission leases a key's new balance, so later responses of this process show it. */
+  noteCredits(keyId: number, credits: number): void;
+  close(): Promise<void>;
+}
 
-/** Returns a function that resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
-/** `countingSql` runs the counting (rate limits); `sql` the rare lookups of why a key was refused. */
-export function createAdmit(countingSql: Sql, sql: Sql = countingSql): Admit {
-  const batcher = createAdmissionBatcher(countingSql);
-  return async (authorization) => {
-    if (authorization === '') throw unauthorized('missing Authorization header; send "Authorization: Bearer <API_KEY>"');
-    const key = bearerToken(authorization);
-    if (key === undefined) throw unauthorized('malformed Authorization header; expected "Bearer <API_KEY>"');
-    if (!isWellFormedApiKey(key)) throw unauthorized('malformed API key');
-    const hash = hashApiKey(key);
-    const row = await batcher.admit(hash);
-    if (!row) throw unauthorized(await refusalReason(sql, hash));
-    return {
-      keyId: row.key_id,
-      tier: row.tier,
-      credits: row.credits,
-      monthlyCredits: row.monthly_credits,
-      intentExtraction: row.intent_extraction,
-      createdAt: row.created_at,
-      lastUsedAt: row.last_used_at,
-      requestsPerMinute: row.requests_per_minute,
-      requestsPerDay: row.requests_per_day,
-      minuteCount: row.minute_count,
-      dayCount: row.day_count,
-      admitted: row.admitted,
-      retryAfterSeconds: row.retry_after_seconds,
-    };
+/**
+ * `countingSql` runs the counting (rate limits); `sql` the rare lookups of why a key was refused
+ * and the LISTEN for key changes that drops leases.
+ */
+export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): Promise<Admitter> {
+  const leases = createLeaseTable();
+  const batcher = createAdmissionBatcher(countingSql, leases);
+  const listening = await sql.listen('api_key_changed', (hex) => leases.drop(hex));
+  const sweep = setInterval(() => {
+    for (const { hash, ask } of leases.lapsed(Date.now())) batcher.handBack(Buffer.from(hash, 'hex'), hash, ask);
+  }, LEASE_MS);
+  sweep.unref();
+
+  return {
+    async admit(authorization) {
+      if (authorization === '') throw unauthorized('missing Authorization header; send "Authorization: Bearer <API_KEY>"');
+      const key = bearerToken(authorization);
+      if (key === undefined) throw unauthorized('malformed Authorization header; expected "Bearer <API_KEY>"');
+      if (!isWellFormedApiKey(key)) throw unauthorized('malformed API key');
+      const hash = hashApiKey(key);
+      const hex = hash.toString('hex');
+      const leased = leases.take(hex, Date.now());
+      if (leased) return admissionOf(leased, true, 0);
+      const outcome = await batcher.admit(hash, hex);
+      if (!outcome) throw unauthorized(await refusalReason(sql, hash));
+      return admissionOf(outcome.counted, outcome.admitted, outcome.retryAfterSeconds);
+    },
+    noteCredits: leases.noteCredits,
+    async close() {
+      clearInterval(sweep);
+      await listening.unlisten();
+    },
+  };
+}
+
+function admissionOf({ info, minuteCount, dayCount }: Counted, admitted: boolean, retryAfterSeconds: number): Admission {
+  return {
+    keyId: info.keyId,
+    tier: info.tier,
+    credits: info.credits,
+    monthlyCredits: info.monthlyCredits,
+    intentExtraction: info.intentExtraction,
+    createdAt: info.createdAt,
+    lastUsedAt: new Date(),
+    requestsPerMinute: info.requestsPerMinute,
+    requestsPerDay: info.requestsPerDay,
+    minuteCount,
+    dayCount,
+    admitted,
+    retryAfterSeconds,
   };
 }
 

@@ -3,7 +3,7 @@
 // Credits are committed before the success status is written and refunded on any failure or abort.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
-import { limitHeaders, type Admission, type Admit } from '../auth/admission.ts';
+import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
@@ -45,7 +45,7 @@ export interface EndpointDeps {
   sql: Sql;
   /** For reservations and refunds (see Database.relaxedSql). */
   relaxedSql: Sql;
-  admit: Admit;
+  admitter: Admitter;
   usage: UsageLog;
   inFlight: InFlight;
   log: (message: string, err?: unknown) => void;
@@ -92,7 +92,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
   let admission: Admission;
   try {
-    admission = await deps.admit(incoming.authorization);
+    admission = await deps.admitter.admit(incoming.authorization);
   } catch (err) {
     // Unauthenticated: no key to charge or record against.
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
@@ -113,6 +113,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
       if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
       credits = reservation.creditsRemaining;
+      deps.admitter.noteCredits(admission.keyId, credits);
     }
     ctx.creditsRemaining = credits;
     reply = await endpoint.handle(ctx);
@@ -128,7 +129,10 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     try {
       const success = reply.status < 400 && !signal.aborted;
       if (success && (await settleCommit(deps.sql, reservation, signal, reply.license, requestId))) charged = reservation.amount;
-      else credits = (await refundCredits(deps.relaxedSql, reservation)) ?? credits;
+      else {
+        credits = (await refundCredits(deps.relaxedSql, reservation)) ?? credits;
+        deps.admitter.noteCredits(admission.keyId, credits);
+      }
     } catch (err) {
       // The reservation row stays; the periodic sweep of abandoned reservations refunds it.
       reply = failure(deps, requestId, err);

@@ -31,7 +31,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     usageFlushMs: 20,
     ...overrides,
   };
-  const service = await startService(config, () => {});
+  // TEST_SERVER_LOG=1 shows the server's log (internal errors) while debugging a test.
+  const service = await startService(config, process.env.TEST_SERVER_LOG ? (m, e) => console.error(m, e ?? '') : () => {});
   return {
     base: `http://127.0.0.1:${service.port}`,
     service,

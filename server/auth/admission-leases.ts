@@ -1,0 +1,165 @@
+// Admission leases: for a busy key, this process takes a few admissions ahead of its requests in
+// the same database statement that admits the waiting ones, and spends them from memory. That
+// keeps PostgreSQL off the path of most requests of a busy key while the counters in PostgreSQL
+// (which include every leased admission) keep the limits global across processes.
+//
+// Bounds: a lease lives at most LEASE_MS and holds at most about LEASE_MS worth of the key's
+// recent request rate (and only from the first half of the minute's limit, decided in SQL);
+// unused admissions go back while their window lasts. A key without recent demand gets no lease,
+// so a quiet key is counted request by request exactly as before. Revocation, expiry and tier
+// changes drop the lease at once (NOTIFY api_key_changed), and expires_at is checked here too.
+
+export interface KeyInfo {
+  keyId: number;
+  tier: string;
+  credits: number;
+  monthlyCredits: number;
+  intentExtraction: boolean;
+  createdAt: Date;
+  expiresAt: Date | null;
+  requestsPerMinute: number;
+  requestsPerDay: number | null;
+}
+
+interface Lease {
+  info: KeyInfo;
+  /** Start of the minute window the lease belongs to (epoch ms). */
+  minuteWindow: number;
+  /** The key's counters in PostgreSQL after the grant, leased admissions included. */
+  minuteCount: number;
+  dayCount: number;
+  unused: number;
+  grantedAt: number;
+  validUntil: number;
+  /** Requests of this key since the grant (from the lease or from PostgreSQL). */
+  demand: number;
+}
+
+/** What the next admit_keys call asks for one key. */
+export interface LeaseAsk {
+  extra: number;
+  returned: number;
+  returnedMinute: Date;
+}
+
+/** One granted or refused request's view of its key's counters. */
+export interface Counted {
+  info: KeyInfo;
+  minuteCount: number;
+  dayCount: number;
+}
+
+export interface LeaseTable {
+  /** Spends one leased admission of the key, if it holds a valid one. */
+  take(hash: string, now: number): Counted | undefined;
+  /** The extra admissions to ask for a key that `wanted` requests are waiting on; hands back what is left of an old lease. */
+  ask(hash: string, wanted: number, now: number): LeaseAsk;
+  /** Records the grant of admit_keys; returns the counters each granted request sees, in order. */
+  settle(hash: string, grant: Grant, now: number): Counted[];
+  /** Forgets a key (revoked, re-dated, deleted). */
+  drop(hash: string): void;
+  /** Keeps the balance shown by later responses of this process current. */
+  noteCredits(keyId: number, credits: number): void;
+  /** Leases left unused well past their lapse, with admissions left in their day: to hand back. Forgets long-idle keys. */
+  lapsed(now: number): { hash: string; ask: LeaseAsk }[];
+}
+
+export interface Grant {
+  info: KeyInfo;
+  minuteWindow: Date;
+  minuteCount: number;
+  dayCount: number;
+  granted: number;
+  leased: number;
+}
+
+export const LEASE_MS = 5000;
+const MAX_LEASE = 64;
+const FORGET_AFTER_MS = 60_000;
+const NO_RETURN: LeaseAsk = { extra: 0, returned: 0, returnedMinute: new Date(0) };
+
+export function createLeaseTable(options: { leaseMs?: number; maxLease?: number } = {}): LeaseTable {
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const maxLease = options.maxLease ?? MAX_LEASE;
+  const leases = new Map<string, Lease>();
+  const hashByKeyId = new Map<number, string>();
+
+  function valid(lease: Lease, now: number): boolean {
+    return now < lease.validUntil && now - lease.minuteWindow < 60_000;
+  }
+
+  function drop(hash: string) {
+    const lease = leases.get(hash);
+    if (lease) hashByKeyId.delete(lease.info.keyId);
+    leases.delete(hash);
+  }
+
+  function handBack(lease: Lease): LeaseAsk {
+    const returned = lease.unused;
+    lease.unused = 0;
+    return returned > 0 ? { extra: 0, returned, returnedMinute: new Date(lease.minuteWindow) } : NO_RETURN;
+  }
+
+  return {
+    take(hash, now) {
+      const lease = leases.get(hash);
+      if (!lease || lease.unused === 0 || !valid(lease, now)) return undefined;
+      lease.unused -= 1;
+      lease.demand += 1;
+      return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
+    },
+
+    ask(hash, wanted, now) {
+      const lease = leases.get(hash);
+      if (!lease) return NO_RETURN;
+      const back = handBack(lease);
+      // Enough for the next leaseMs at the rate seen since the last grant (none for a quiet key).
+      const rate = (lease.demand + wanted) / Math.max(now - lease.grantedAt, 50);
+      return { ...back, extra: Math.min(maxLease, Math.floor(rate * leaseMs)) };
+    },
+
+    settle(hash, grant, now) {
+      const minuteWindow = grant.minuteWindow.getTime();
+      const expiresAt = grant.info.expiresAt?.getTime() ?? Infinity;
+      const lease: Lease = {
+        info: grant.info,
+        minuteWindow,
+        minuteCount: grant.minuteCount,
+        dayCount: grant.dayCount,
+        unused: grant.leased,
+        grantedAt: now,
+        validUntil: Math.min(now + leaseMs, expiresAt),
+        demand: 0,
+      };
+      leases.set(hash, lease);
+      hashByKeyId.set(grant.info.keyId, hash);
+      const counted: Counted[] = [];
+      // Request i of the grant saw the counters before the later ones and before the lease.
+      for (let i = 1; i <= grant.granted; i++) {
+        const ahead = grant.granted - i + grant.leased;
+        counted.push({ info: grant.info, minuteCount: grant.minuteCount - ahead, dayCount: grant.dayCount - ahead });
+      }
+      return counted;
+    },
+
+    drop,
+
+    noteCredits(keyId, credits) {
+      const hash = hashByKeyId.get(keyId);
+      const lease = hash === undefined ? undefined : leases.get(hash);
+      if (lease) lease.info = { ...lease.info, credits };
+    },
+
+    lapsed(now) {
+      const out: { hash: string; ask: LeaseAsk }[] = [];
+      for (const [hash, lease] of leases) {
+        // An active key hands its leftovers back with its next grant; only a key that stayed
+        // quiet for another leaseMs after its lease lapsed gets a hand-back of its own.
+        if (now - lease.grantedAt < 2 * leaseMs) continue;
+        if (lease.unused > 0) out.push({ hash, ask: handBack(lease) });
+        else if (now - lease.grantedAt > FORGET_AFTER_MS) drop(hash);
+      }
+      return out;
+    },
+  };
+}
