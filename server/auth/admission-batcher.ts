@@ -13,9 +13,9 @@ export interface AdmitOutcome {
 
 export interface AdmissionBatcher {
   /** Resolves with the outcome for this key, or undefined for an unknown, revoked or expired key. */
-  admit(hash: Buffer, hex: string): Promise<AdmitOutcome | undefined>;
+  admit(key: string, hash: Buffer): Promise<AdmitOutcome | undefined>;
   /** Hands back unused leased admissions with the next batch. */
-  handBack(hash: Buffer, hex: string, ask: LeaseAsk): void;
+  handBack(key: string, hash: Buffer, ask: LeaseAsk): void;
 }
 
 interface Waiting {
@@ -48,24 +48,24 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     setImmediate(send); // lets every request of this event-loop turn join the batch
   }
 
-  function entry(hash: Buffer, hex: string): KeyEntry {
-    let e = queue.get(hex);
-    if (!e) queue.set(hex, (e = { hash, waiting: [] }));
+  function entry(key: string, hash: Buffer): KeyEntry {
+    let e = queue.get(key);
+    if (!e) queue.set(key, (e = { hash, waiting: [] }));
     return e;
   }
 
   function takeBatch(now: number): [string, KeyEntry][] {
     const batch: [string, KeyEntry][] = [];
-    for (const [hex, e] of queue) {
+    for (const [key, e] of queue) {
       if (batch.length === maxKeys) break;
-      queue.delete(hex);
+      queue.delete(key);
       // A lease granted while these requests waited serves them without a round trip.
       while (e.waiting.length > 0) {
-        const counted = leases.take(hex, now);
+        const counted = leases.take(key, now);
         if (!counted) break;
         e.waiting.shift()!.resolve({ counted, admitted: true, retryAfterSeconds: 0 });
       }
-      if (e.waiting.length > 0 || e.handBack) batch.push([hex, e]);
+      if (e.waiting.length > 0 || e.handBack) batch.push([key, e]);
     }
     return batch;
   }
@@ -76,8 +76,8 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     const now = Date.now();
     const batch = takeBatch(now);
     if (batch.length === 0) return schedule();
-    const asks = batch.map(([hex, e]) => {
-      const ask = leases.ask(hex, e.waiting.length, now);
+    const asks = batch.map(([key, e]) => {
+      const ask = leases.ask(key, e.waiting.length, now);
       const back = e.handBack;
       if (!back) return ask;
       return { extra: ask.extra, returned: ask.returned + back.returned, returnedMinute: back.returned > 0 ? back.returnedMinute : ask.returnedMinute };
@@ -93,15 +93,15 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
         const byOrdinal = new Map<number, Record<string, any>>();
         for (const row of rows) byOrdinal.set(row.ord, row);
         const settledAt = Date.now();
-        batch.forEach(([hex, e], i) => {
+        batch.forEach(([key, e], i) => {
           const row = byOrdinal.get(i + 1);
           if (!row) {
-            leases.drop(hex);
+            leases.drop(key);
             for (const w of e.waiting) w.resolve(undefined);
             return;
           }
           const grant = grantOf(row);
-          const counted = leases.settle(hex, grant, settledAt);
+          const counted = leases.settle(key, e.hash, grant, settledAt);
           const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
           e.waiting.forEach((w, j) => {
             const admitted = j < counted.length;
@@ -119,14 +119,14 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
   }
 
   return {
-    admit(hash, hex) {
+    admit(key, hash) {
       return new Promise((resolve, reject) => {
-        entry(hash, hex).waiting.push({ resolve, reject });
+        entry(key, hash).waiting.push({ resolve, reject });
         schedule();
       });
     },
-    handBack(hash, hex, ask) {
-      const e = entry(hash, hex);
+    handBack(key, hash, ask) {
+      const e = entry(key, hash);
       e.handBack = e.handBack ? { ...ask, returned: e.handBack.returned + ask.returned } : ask;
       schedule();
     },

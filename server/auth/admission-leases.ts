@@ -3,7 +3,7 @@
 // keeps PostgreSQL off the path of most requests of a busy key while the counters in PostgreSQL
 // (which include every leased admission) keep the limits global across processes.
 //
-// Bounds: a lease lives at most LEASE_MS and holds at most about LEASE_MS worth of the key's
+// Bounds: a lease lives at most 1.25 LEASE_MS and holds at most about LEASE_MS worth of the key's
 // recent request rate (and only from the first half of the minute's limit, decided in SQL);
 // unused admissions go back while their window lasts. A key without recent demand gets no lease,
 // so a quiet key is counted request by request exactly as before. Revocation, expiry and tier
@@ -23,6 +23,9 @@ export interface KeyInfo {
 
 interface Lease {
   info: KeyInfo;
+  /** SHA-256 of the key, as stored (for hand-backs and NOTIFY). */
+  hash: Buffer;
+  hex: string;
   /** Start of the minute window the lease belongs to (epoch ms). */
   minuteWindow: number;
   /** The key's counters in PostgreSQL after the grant, leased admissions included. */
@@ -49,19 +52,23 @@ export interface Counted {
   dayCount: number;
 }
 
+// Leases are found by the API key as the client sent it, so a request served from a lease costs
+// no hashing; the key stays in this process's memory, as it does while any request is handled.
 export interface LeaseTable {
   /** Spends one leased admission of the key, if it holds a valid one. */
-  take(hash: string, now: number): Counted | undefined;
+  take(key: string, now: number): Counted | undefined;
   /** The extra admissions to ask for a key that `wanted` requests are waiting on; hands back what is left of an old lease. */
-  ask(hash: string, wanted: number, now: number): LeaseAsk;
+  ask(key: string, wanted: number, now: number): LeaseAsk;
   /** Records the grant of admit_keys; returns the counters each granted request sees, in order. */
-  settle(hash: string, grant: Grant, now: number): Counted[];
-  /** Forgets a key (revoked, re-dated, deleted). */
-  drop(hash: string): void;
+  settle(key: string, hash: Buffer, grant: Grant, now: number): Counted[];
+  /** Forgets a key. */
+  drop(key: string): void;
+  /** Forgets a key by its hash (hex): NOTIFY api_key_changed on revocation, expiry or tier change. */
+  dropHash(hex: string): void;
   /** Keeps the balance shown by later responses of this process current. */
   noteCredits(keyId: number, credits: number): void;
   /** Leases left unused well past their lapse, with admissions left in their day: to hand back. Forgets long-idle keys. */
-  lapsed(now: number): { hash: string; ask: LeaseAsk }[];
+  lapsed(now: number): { key: string; hash: Buffer; ask: LeaseAsk }[];
 }
 
 export interface Grant {
@@ -82,16 +89,19 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const maxLease = options.maxLease ?? MAX_LEASE;
   const leases = new Map<string, Lease>();
-  const hashByKeyId = new Map<number, string>();
+  const keyByKeyId = new Map<number, string>();
+  const keyByHex = new Map<string, string>();
 
   function valid(lease: Lease, now: number): boolean {
     return now < lease.validUntil && now - lease.minuteWindow < 60_000;
   }
 
-  function drop(hash: string) {
-    const lease = leases.get(hash);
-    if (lease) hashByKeyId.delete(lease.info.keyId);
-    leases.delete(hash);
+  function drop(key: string) {
+    const lease = leases.get(key);
+    if (!lease) return;
+    keyByKeyId.delete(lease.info.keyId);
+    keyByHex.delete(lease.hex);
+    leases.delete(key);
   }
 
   function handBack(lease: Lease): LeaseAsk {
@@ -101,16 +111,16 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
   }
 
   return {
-    take(hash, now) {
-      const lease = leases.get(hash);
+    take(key, now) {
+      const lease = leases.get(key);
       if (!lease || lease.unused === 0 || !valid(lease, now)) return undefined;
       lease.unused -= 1;
       lease.demand += 1;
       return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
     },
 
-    ask(hash, wanted, now) {
-      const lease = leases.get(hash);
+    ask(key, wanted, now) {
+      const lease = leases.get(key);
       if (!lease) return NO_RETURN;
       const back = handBack(lease);
       // Enough for the next leaseMs at the rate seen since the last grant (none for a quiet key).
@@ -118,21 +128,26 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
       return { ...back, extra: Math.min(maxLease, Math.floor(rate * leaseMs)) };
     },
 
-    settle(hash, grant, now) {
+    settle(key, hash, grant, now) {
       const minuteWindow = grant.minuteWindow.getTime();
       const expiresAt = grant.info.expiresAt?.getTime() ?? Infinity;
       const lease: Lease = {
         info: grant.info,
+        hash,
+        hex: hash.toString('hex'),
         minuteWindow,
         minuteCount: grant.minuteCount,
         dayCount: grant.dayCount,
         unused: grant.leased,
         grantedAt: now,
-        validUntil: Math.min(now + leaseMs, expiresAt),
+        // Jittered, so the leases of keys that started together do not all lapse together and
+        // send their renewals to PostgreSQL in waves.
+        validUntil: Math.min(now + leaseMs * (0.75 + Math.random() / 2), expiresAt),
         demand: 0,
       };
-      leases.set(hash, lease);
-      hashByKeyId.set(grant.info.keyId, hash);
+      leases.set(key, lease);
+      keyByKeyId.set(grant.info.keyId, key);
+      keyByHex.set(lease.hex, key);
       const counted: Counted[] = [];
       // Request i of the grant saw the counters before the later ones and before the lease.
       for (let i = 1; i <= grant.granted; i++) {
@@ -144,20 +159,25 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
 
     drop,
 
+    dropHash(hex) {
+      const key = keyByHex.get(hex);
+      if (key !== undefined) drop(key);
+    },
+
     noteCredits(keyId, credits) {
-      const hash = hashByKeyId.get(keyId);
-      const lease = hash === undefined ? undefined : leases.get(hash);
+      const key = keyByKeyId.get(keyId);
+      const lease = key === undefined ? undefined : leases.get(key);
       if (lease) lease.info = { ...lease.info, credits };
     },
 
     lapsed(now) {
-      const out: { hash: string; ask: LeaseAsk }[] = [];
-      for (const [hash, lease] of leases) {
+      const out: { key: string; hash: Buffer; ask: LeaseAsk }[] = [];
+      for (const [key, lease] of leases) {
         // An active key hands its leftovers back with its next grant; only a key that stayed
         // quiet for another leaseMs after its lease lapsed gets a hand-back of its own.
         if (now - lease.grantedAt < 2 * leaseMs) continue;
-        if (lease.unused > 0) out.push({ hash, ask: handBack(lease) });
-        else if (now - lease.grantedAt > FORGET_AFTER_MS) drop(hash);
+        if (lease.unused > 0) out.push({ key, hash: lease.hash, ask: handBack(lease) });
+        else if (now - lease.grantedAt > FORGET_AFTER_MS) drop(key);
       }
       return out;
     },

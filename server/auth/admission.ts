@@ -44,9 +44,9 @@ export interface Admitter {
 export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): Promise<Admitter> {
   const leases = createLeaseTable();
   const batcher = createAdmissionBatcher(countingSql, leases);
-  const listening = await sql.listen('api_key_changed', (hex) => leases.drop(hex));
+  const listening = await sql.listen('api_key_changed', (hex) => leases.dropHash(hex));
   const sweep = setInterval(() => {
-    for (const { hash, ask } of leases.lapsed(Date.now())) batcher.handBack(Buffer.from(hash, 'hex'), hash, ask);
+    for (const { key, hash, ask } of leases.lapsed(Date.now())) batcher.handBack(key, hash, ask);
   }, LEASE_MS);
   sweep.unref();
 
@@ -56,11 +56,10 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
       const key = bearerToken(authorization);
       if (key === undefined) throw unauthorized('malformed Authorization header; expected "Bearer <API_KEY>"');
       if (!isWellFormedApiKey(key)) throw unauthorized('malformed API key');
-      const hash = hashApiKey(key);
-      const hex = hash.toString('hex');
-      const leased = leases.take(hex, Date.now());
+      const leased = leases.take(key, Date.now());
       if (leased) return admissionOf(leased, true, 0);
-      const outcome = await batcher.admit(hash, hex);
+      const hash = hashApiKey(key);
+      const outcome = await batcher.admit(key, hash);
       if (!outcome) throw unauthorized(await refusalReason(sql, hash));
       return admissionOf(outcome.counted, outcome.admitted, outcome.retryAfterSeconds);
     },

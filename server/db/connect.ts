@@ -21,8 +21,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * `url` may name a Unix socket directory as libpq does, `?host=/dir` (postgres.js itself only
+ * takes a socket as an option): the embedded server is reached that way, since over loopback TCP
+ * the sender pays for the receiver's network stack too.
+ */
 export function connectSql(url: string, max = 16, options: { synchronousCommit?: boolean } = {}): Sql {
-  return postgres(url, {
+  const parsed = new URL(url);
+  const socketDir = parsed.searchParams.get('host');
+  let socket: string | undefined;
+  if (socketDir?.startsWith('/')) {
+    socket = `${socketDir}/.s.PGSQL.${parsed.port || 5432}`;
+    parsed.searchParams.delete('host');
+  }
+  return postgres(parsed.toString(), {
+    ...(socket ? { path: socket } : {}),
     max,
     onnotice: () => {},
     connection: {

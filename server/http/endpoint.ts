@@ -58,21 +58,47 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const startedAt = performance.now();
     const requestedAt = new Date();
     const requestId = newRequestId();
-    const abort = new AbortController();
-    res.onAborted(() => abort.abort(new ClientGone()));
+    const client = watchClient(res);
 
     // Everything from req must be read now: it is invalid after the first await.
     const authorization = req.getHeader('authorization');
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
     for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), abort.signal) : undefined;
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client.signal) : undefined;
     body?.catch(() => {}); // consumed below; avoids an unhandled rejection if auth fails first
 
     const done = deps.inFlight.begin();
-    run(deps, endpoint, res, { authorization, query, params, body, requestId, signal: abort.signal, startedAt, requestedAt })
+    run(deps, endpoint, res, { authorization, query, params, body, requestId, client, startedAt, requestedAt })
       .catch((err) => deps.log(`request ${requestId} failed while responding`, err))
       .finally(done);
+  };
+}
+
+interface Client {
+  readonly aborted: boolean;
+  /** Aborted when the client goes away; made only when something waits on it (most requests never do). */
+  readonly signal: AbortSignal;
+}
+
+function watchClient(res: HttpResponse): Client {
+  let controller: AbortController | undefined;
+  let gone = false;
+  res.onAborted(() => {
+    gone = true;
+    controller?.abort(new ClientGone());
+  });
+  return {
+    get aborted() {
+      return gone;
+    },
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (gone) controller.abort(new ClientGone());
+      }
+      return controller.signal;
+    },
   };
 }
 
@@ -82,13 +108,13 @@ interface Incoming {
   params: string[];
   body: Promise<Buffer> | undefined;
   requestId: string;
-  signal: AbortSignal;
+  client: Client;
   startedAt: number;
   requestedAt: Date;
 }
 
 async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<void> {
-  const { requestId, signal } = incoming;
+  const { requestId, client } = incoming;
   const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
   let admission: Admission;
   try {
@@ -96,7 +122,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   } catch (err) {
     // Unauthenticated: no key to charge or record against.
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
-    send(res, signal, reply, baseHeaders, incoming.body !== undefined && reply.status === 413);
+    send(res, client, reply, baseHeaders, incoming.body !== undefined && reply.status === 413);
     return;
   }
 
@@ -107,7 +133,12 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   try {
     if (!admission.admitted) throw rateLimited(admission);
     const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
-    const ctx: RouteContext = { admission, body, query: incoming.query, params: incoming.params, requestId, signal };
+    const ctx: RouteContext = {
+      admission, body, query: incoming.query, params: incoming.params, requestId,
+      get signal() {
+        return client.signal;
+      },
+    };
     if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
     if (endpoint.cost > 0) {
       reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
@@ -127,8 +158,8 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   let charged = 0;
   if (reservation) {
     try {
-      const success = reply.status < 400 && !signal.aborted;
-      if (success && (await settleCommit(deps.sql, reservation, signal, reply.license, requestId))) charged = reservation.amount;
+      const success = reply.status < 400 && !client.aborted;
+      if (success && (await settleCommit(deps.sql, reservation, client, reply.license, requestId))) charged = reservation.amount;
       else {
         credits = (await refundCredits(deps.relaxedSql, reservation)) ?? credits;
         deps.admitter.noteCredits(admission.keyId, credits);
@@ -139,10 +170,10 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     }
   }
 
-  const status = signal.aborted ? 499 : reply.status;
+  const status = client.aborted ? 499 : reply.status;
   const headers = { ...baseHeaders, ...limitHeaders(admission, credits) };
   if (reply.status === 429) headers['X-RateLimit-Remaining'] = '0';
-  await send(res, signal, reply, headers, closeConnection);
+  await send(res, client, reply, headers, closeConnection);
   deps.usage.record({
     keyId: admission.keyId,
     requestedAt: incoming.requestedAt,
@@ -155,17 +186,17 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
 }
 
 /** Commits; if the client left while the commit was in flight, gives the credits back. */
-async function settleCommit(sql: Sql, reservation: Reservation, signal: AbortSignal, license: License | undefined, requestId: string): Promise<boolean> {
+async function settleCommit(sql: Sql, reservation: Reservation, client: Client, license: License | undefined, requestId: string): Promise<boolean> {
   if (!(await commitCredits(sql, reservation, license, requestId))) return false;
-  if (!signal.aborted) return true;
+  if (!client.aborted) return true;
   await returnCommittedCredits(sql, reservation, license ? requestId : undefined);
   return false;
 }
 
-async function send(res: HttpResponse, signal: AbortSignal, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<void> {
-  if (signal.aborted) return;
+async function send(res: HttpResponse, client: Client, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<void> {
+  if (client.aborted) return;
   if (reply.file) {
-    await streamFile(res, reply.file.path, reply.file.size, signal, () => writeHead(res, reply, headers));
+    await streamFile(res, reply.file.path, reply.file.size, client.signal, () => writeHead(res, reply, headers));
     return;
   }
   res.cork(() => writeReply(res, reply, headers, closeConnection));

@@ -1,6 +1,6 @@
 // A fresh database per test file on the test run's PostgreSQL server (see test/run.ts).
 import crypto from 'node:crypto';
-import postgres from 'postgres';
+import { connectSql } from '../../server/db/connect.ts';
 
 export interface TestDatabase {
   url: string;
@@ -15,7 +15,7 @@ export function adminUrl(): string {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = 'test_' + crypto.randomBytes(6).toString('hex');
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  const admin = connectSql(adminUrl(), 1);
   await admin.unsafe(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(adminUrl());
@@ -23,7 +23,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     url: url.toString(),
     async drop() {
-      const conn = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+      const conn = connectSql(adminUrl(), 1);
       await conn.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await conn.end();
     },
