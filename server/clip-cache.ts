@@ -5,6 +5,8 @@ import type { ClipValue } from '../engine/worker.ts';
 
 export interface ClipCache {
   get(key: string, make: () => Promise<ClipValue>): Promise<ClipValue>;
+  /** The cached clip, if any, without making one. */
+  peek(key: string): ClipValue | undefined;
   stats(): { entries: number; bytes: number; hits: number; misses: number; shared: number };
 }
 
@@ -37,6 +39,11 @@ export function createClipCache(maxBytes: number): ClipCache {
         .finally(() => making.delete(key));
       making.set(key, job);
       return job;
+    },
+    peek(key) {
+      const cached = cache.get(key);
+      if (cached) hits++;
+      return cached;
     },
     stats: () => ({ entries: cache.size, bytes: cache.calculatedSize ?? 0, hits, misses, shared }),
   };

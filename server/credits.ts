@@ -43,6 +43,25 @@ export async function commitCredits(sql: Sql, reservation: Reservation, license?
   return rows.length === 1;
 }
 
+/**
+ * Takes `amount` credits and writes the license in one statement: for a reply that already exists
+ * (a cached clip), where nothing can fail between a reservation and its commit. Returns the new
+ * balance, or undefined when the balance is too low (nothing taken, no license).
+ */
+export async function chargeCredits(sql: Sql, keyId: number, amount: number, license: License | undefined, requestId: string): Promise<number | undefined> {
+  const [row] = await sql`
+    WITH taken AS (
+      UPDATE api_keys SET credits = credits - ${amount}
+       WHERE id = ${keyId} AND credits >= ${amount}
+       RETURNING id, credits),
+    licensed AS (
+      INSERT INTO licenses (key_id, track_id, duration_seconds, hit_point_seconds, clip_start_seconds, request_id)
+      SELECT id, ${license?.trackId ?? null}, ${license?.durationSeconds ?? null}, ${license?.hitPointSeconds ?? null}, ${license?.clipStartSeconds ?? null}, ${requestId}
+        FROM taken WHERE ${license !== undefined})
+    SELECT credits FROM taken`;
+  return row?.credits;
+}
+
 /** Returns the reserved credits; returns the new balance, or undefined if already settled. */
 export async function refundCredits(sql: Sql, reservation: Reservation): Promise<number | undefined> {
   const [row] = await sql`
@@ -58,7 +77,7 @@ export async function refundCredits(sql: Sql, reservation: Reservation): Promise
  * went away while the commit was in flight). Called at most once per request, by the one code path
  * that saw both the commit and the abort.
  */
-export async function returnCommittedCredits(sql: Sql, reservation: Reservation, licenseRequestId?: string): Promise<void> {
+export async function returnCommittedCredits(sql: Sql, reservation: Pick<Reservation, 'keyId' | 'amount'>, licenseRequestId?: string): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId}`;
     if (licenseRequestId) await tx`DELETE FROM licenses WHERE request_id = ${licenseRequestId}`;

@@ -18,13 +18,22 @@ export interface TrackLookup {
   analysis(track: TrackRow): Promise<Uint8Array>;
 }
 
+// Rows of present tracks are kept for a second: a busy track costs one query a second, not one
+// per download, and a removal reaches every server process within that second.
+const ROW_TTL_MS = 1000;
+const MAX_ROWS = 10_000;
+
 export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
   const analyses = new LRUCache<string, Uint8Array>({ maxSize: maxAnalysisBytes, sizeCalculation: (a) => a.byteLength });
+  const rows = new LRUCache<string, TrackRow>({ max: MAX_ROWS, ttl: ROW_TTL_MS, ttlAutopurge: false });
   return {
     async find(id) {
+      const cached = rows.get(id);
+      if (cached) return cached;
       const [row] = await sql<TrackRow[]>`
         SELECT id, title, duration_seconds, audio_sha256, audio_bytes, preview_sha256, peak_seconds
           FROM tracks WHERE id = ${id} AND removed_at IS NULL`;
+      if (row) rows.set(id, row);
       return row;
     },
     async analysis(track) {

@@ -4,7 +4,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
-import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
+import { chargeCredits, commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject, readBody } from './body.ts';
@@ -38,6 +38,12 @@ export interface Endpoint {
   paramCount?: number;
   /** Validation and lookups that run before credits are reserved: their 4xx never touch the balance. */
   prepare?(ctx: RouteContext): Promise<unknown>;
+  /**
+   * A reply that already exists in memory (a cache hit), or undefined. For a paid endpoint it
+   * is charged by one statement after it exists, with its license, instead of reserve + commit:
+   * nothing can fail between taking the credit and making the reply.
+   */
+  ready?(ctx: RouteContext): Reply | undefined;
   handle(ctx: RouteContext): Promise<Reply>;
 }
 
@@ -127,8 +133,9 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   }
 
   let reservation: Reservation | undefined;
+  let readyReply: Reply | undefined;
   let credits = admission.credits;
-  let reply: Reply;
+  let reply!: Reply;
   let closeConnection = false;
   try {
     if (!admission.admitted) throw rateLimited(admission);
@@ -140,14 +147,19 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       },
     };
     if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
-    if (endpoint.cost > 0) {
+    readyReply = endpoint.ready?.(ctx);
+    if (readyReply) {
+      reply = readyReply;
+    } else if (endpoint.cost > 0) {
       reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
       if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
       credits = reservation.creditsRemaining;
       deps.admitter.noteCredits(admission.keyId, credits);
     }
-    ctx.creditsRemaining = credits;
-    reply = await endpoint.handle(ctx);
+    if (!readyReply) {
+      ctx.creditsRemaining = credits;
+      reply = await endpoint.handle(ctx);
+    }
   } catch (err) {
     if (err instanceof ClientGone) reply = errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
     else if (err instanceof ApiError) reply = errorReply(err, requestId);
@@ -156,6 +168,20 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   }
 
   let charged = 0;
+  if (readyReply && endpoint.cost > 0 && reply === readyReply && !client.aborted) {
+    try {
+      const balance = await chargeCredits(deps.sql, admission.keyId, endpoint.cost, reply.license, requestId);
+      if (balance === undefined) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
+      else if (client.aborted) await returnCommittedCredits(deps.sql, { keyId: admission.keyId, amount: endpoint.cost }, reply.license ? requestId : undefined);
+      else {
+        charged = endpoint.cost;
+        credits = balance;
+        deps.admitter.noteCredits(admission.keyId, credits);
+      }
+    } catch (err) {
+      reply = failure(deps, requestId, err);
+    }
+  }
   if (reservation) {
     try {
       const success = reply.status < 400 && !client.aborted;

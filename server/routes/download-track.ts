@@ -6,6 +6,7 @@ import type { Reply } from '../http/reply.ts';
 import type { TrackLookup, TrackRow } from '../tracks.ts';
 import { clipKey, type ClipCache } from '../clip-cache.ts';
 import type { EnginePool } from '../../engine/pool.ts';
+import type { ClipValue } from '../../engine/worker.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
 import { storePath } from '../../catalog/store.ts';
@@ -68,42 +69,54 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
       }
       return { track, durationSeconds: request.durationSeconds, hitPointSeconds: request.hitPointSeconds };
     },
+    ready({ prepared }) {
+      const { track, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
+      if (durationSeconds === undefined) return undefined;
+      const clip = deps.clips.peek(clipKey(track.audio_sha256, durationSeconds, hitPointSeconds));
+      return clip && clipReply(track, durationSeconds, hitPointSeconds, clip);
+    },
     async handle({ prepared }): Promise<Reply> {
       const { track, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
       const audioPath = storePath(deps.storeDir, track.audio_sha256, 'audio');
-      const common = { 'Content-Type': 'audio/mpeg', 'Content-Disposition': contentDisposition(track.title), 'X-Track-Id': track.id };
       if (durationSeconds === undefined) {
         return {
           status: 200,
-          headers: { ...common, 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
+          headers: { ...commonHeaders(track), 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
           body: '',
           file: { path: audioPath, size: track.audio_bytes },
           license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
         };
       }
+      const key = clipKey(track.audio_sha256, durationSeconds, hitPointSeconds);
       const analysis = await deps.tracks.analysis(track);
       let clip;
       try {
-        clip = await deps.clips.get(clipKey(track.audio_sha256, durationSeconds, hitPointSeconds), () =>
-          deps.engine.clip({ path: audioPath, analysis, durationSeconds, hitPointSeconds }),
-        );
+        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, durationSeconds, hitPointSeconds }));
       } catch (err) {
         throw engineFailure(err);
       }
-      const headers: Record<string, string> = {
-        ...common,
-        'X-Track-Duration': String(Math.round(clip.samples / 44100)),
-        'X-Clip-Start': clip.segment.startSeconds.toFixed(3),
-      };
-      if (clip.segment.hitPointSeconds !== null) headers['X-Hit-Point'] = clip.segment.hitPointSeconds.toFixed(3);
-      return {
-        status: 200,
-        headers,
-        body: clip.mp3,
-        license: { trackId: track.id, durationSeconds, hitPointSeconds: hitPointSeconds ?? null, clipStartSeconds: clip.segment.startSeconds },
-      };
+      return clipReply(track, durationSeconds, hitPointSeconds, clip);
     },
   };
+}
+
+function clipReply(track: TrackRow, durationSeconds: number, hitPointSeconds: number | undefined, clip: ClipValue): Reply {
+  const headers: Record<string, string> = {
+    ...commonHeaders(track),
+    'X-Track-Duration': String(Math.round(clip.samples / 44100)),
+    'X-Clip-Start': clip.segment.startSeconds.toFixed(3),
+  };
+  if (clip.segment.hitPointSeconds !== null) headers['X-Hit-Point'] = clip.segment.hitPointSeconds.toFixed(3);
+  return {
+    status: 200,
+    headers,
+    body: clip.mp3,
+    license: { trackId: track.id, durationSeconds, hitPointSeconds: hitPointSeconds ?? null, clipStartSeconds: clip.segment.startSeconds },
+  };
+}
+
+function commonHeaders(track: TrackRow): Record<string, string> {
+  return { 'Content-Type': 'audio/mpeg', 'Content-Disposition': contentDisposition(track.title), 'X-Track-Id': track.id };
 }
 
 function engineFailure(err: unknown): unknown {
