@@ -3,6 +3,7 @@
 // deletes it, so neither can happen twice, and rows left behind by a crash are refunded at start.
 import type { Sql } from './db/connect.ts';
 import type { License } from './http/reply.ts';
+import { createStatementBatcher } from './db/statement-batcher.ts';
 
 export interface Reservation {
   id: number;
@@ -43,24 +44,46 @@ export async function commitCredits(sql: Sql, reservation: Reservation, license?
   return rows.length === 1;
 }
 
-/**
- * Takes `amount` credits and writes the license in one statement: for a reply that already exists
- * (a cached clip), where nothing can fail between a reservation and its commit. Returns the new
- * balance, or undefined when the balance is too low (nothing taken, no license).
- */
-export async function chargeCredits(sql: Sql, keyId: number, amount: number, license: License | undefined, requestId: string): Promise<number | undefined> {
-  const [row] = await sql`
-    WITH taken AS (
-      UPDATE api_keys SET credits = credits - ${amount}
-       WHERE id = ${keyId} AND credits >= ${amount}
-       RETURNING id, credits),
-    licensed AS (
-      INSERT INTO licenses (key_id, track_id, duration_seconds, hit_point_seconds, clip_start_seconds, request_id)
-      SELECT id, ${license?.trackId ?? null}, ${license?.durationSeconds ?? null}, ${license?.hitPointSeconds ?? null}, ${license?.clipStartSeconds ?? null}, ${requestId}
-        FROM taken WHERE ${license !== undefined})
-    SELECT credits FROM taken`;
-  return row?.credits;
+export interface Charge {
+  keyId: number;
+  amount: number;
+  license: License | undefined;
+  requestId: string;
 }
+
+/**
+ * Takes credits and writes licenses in one statement for a whole batch of concurrent charges
+ * (charge_credits in the migrations): for replies that already exist (cached clips), where
+ * nothing can fail between a reservation and its commit. The commit is synchronous, one WAL
+ * flush per batch. `charge` resolves with the new balance, or undefined when the balance is too
+ * low (nothing taken, no license).
+ */
+export interface Charger {
+  charge(charge: Charge): Promise<number | undefined>;
+}
+
+export function createCharger(sql: Sql): Charger {
+  const batcher = createStatementBatcher<Charge, number | undefined>(async (charges) => {
+    const rows = await sql`
+      SELECT * FROM charge_credits(
+        ${sql.array(charges.map((c) => c.keyId), INT8_ARRAY)}, ${sql.array(charges.map((c) => c.amount), INT4_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.trackId ?? null) as any, TEXT_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.durationSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.hitPointSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.clipStartSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.requestId), TEXT_ARRAY)})`;
+    const balances: (number | undefined)[] = charges.map(() => undefined);
+    for (const row of rows) balances[row.ord - 1] = row.credits;
+    return balances;
+  });
+  return { charge: (charge) => batcher.submit(charge) };
+}
+
+// PostgreSQL type oids of the array parameters.
+const INT8_ARRAY = 1016;
+const INT4_ARRAY = 1007;
+const TEXT_ARRAY = 1009;
+const FLOAT8_ARRAY = 1022;
 
 /** Returns the reserved credits; returns the new balance, or undefined if already settled. */
 export async function refundCredits(sql: Sql, reservation: Reservation): Promise<number | undefined> {

@@ -1,7 +1,7 @@
 // Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/connect.ts';
-import { refundAbandonedReservations } from './credits.ts';
+import { createCharger, refundAbandonedReservations } from './credits.ts';
 import { createUsageLog, pruneUsage } from './usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
@@ -49,7 +49,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
   const admitter = await createAdmitter(database.relaxedSql, sql);
-  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admitter, usage, inFlight, log };
+  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admitter, charger: createCharger(sql), usage, inFlight, log };
   const tracks = createTrackLookup(sql);
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);

@@ -4,7 +4,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
-import { chargeCredits, commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Reservation } from '../credits.ts';
+import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charger, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject, readBody } from './body.ts';
@@ -52,6 +52,8 @@ export interface EndpointDeps {
   /** For reservations and refunds (see Database.relaxedSql). */
   relaxedSql: Sql;
   admitter: Admitter;
+  /** Charges replies that already exist (Endpoint.ready), in batches. */
+  charger: Charger;
   usage: UsageLog;
   inFlight: InFlight;
   log: (message: string, err?: unknown) => void;
@@ -170,7 +172,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   let charged = 0;
   if (readyReply && endpoint.cost > 0 && reply === readyReply && !client.aborted) {
     try {
-      const balance = await chargeCredits(deps.sql, admission.keyId, endpoint.cost, reply.license, requestId);
+      const balance = await deps.charger.charge({ keyId: admission.keyId, amount: endpoint.cost, license: reply.license, requestId });
       if (balance === undefined) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
       else if (client.aborted) await returnCommittedCredits(deps.sql, { keyId: admission.keyId, amount: endpoint.cost }, reply.license ? requestId : undefined);
       else {

@@ -1,0 +1,58 @@
+// Coalesces concurrent calls into one database statement per batch: calls arriving in the same
+// event-loop turn share a batch; while `maxInFlight` batches are out, new calls wait for the
+// next one. One statement (and one commit, one WAL flush) for many requests is what lets one
+// PostgreSQL serve thousands of them a second.
+export type BatchRunner<Item, Result> = (items: Item[]) => Promise<Result[]>;
+
+export interface StatementBatcher<Item, Result> {
+  /** Resolves with this item's result, in the order `run` returned them. */
+  submit(item: Item): Promise<Result>;
+}
+
+interface Waiting<Item, Result> {
+  item: Item;
+  resolve(result: Result): void;
+  reject(err: unknown): void;
+}
+
+export function createStatementBatcher<Item, Result>(
+  run: BatchRunner<Item, Result>,
+  options: { maxBatch?: number; maxInFlight?: number } = {},
+): StatementBatcher<Item, Result> {
+  const maxBatch = options.maxBatch ?? 256;
+  const maxInFlight = options.maxInFlight ?? 2;
+  let queue: Waiting<Item, Result>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  function schedule() {
+    if (scheduled || inFlight >= maxInFlight || queue.length === 0) return;
+    scheduled = true;
+    setImmediate(send);
+  }
+
+  function send() {
+    scheduled = false;
+    if (inFlight >= maxInFlight || queue.length === 0) return;
+    const batch = queue.slice(0, maxBatch);
+    queue = queue.slice(batch.length);
+    inFlight += 1;
+    run(batch.map((w) => w.item))
+      .then((results) => batch.forEach((w, i) => w.resolve(results[i])))
+      .catch((err) => batch.forEach((w) => w.reject(err)))
+      .finally(() => {
+        inFlight -= 1;
+        schedule();
+      });
+    schedule();
+  }
+
+  return {
+    submit(item) {
+      return new Promise((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+  };
+}
