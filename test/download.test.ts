@@ -150,6 +150,23 @@ test('cached clips are identical bytes; concurrent identical requests share one 
   assert.equal((await licenses(key)).length, 6);
 });
 
+test('cache hits are charged in batches: 20 concurrent hits on 5 credits give exactly 5 clips, 5 licenses, 15 402s', async () => {
+  const key = await server.newKey('pro');
+  const body = { track_id: tracks['climax.mp3'].id, duration_seconds: 14, hit_point_seconds: 4 };
+  assert.equal((await download(key, body)).status, 200); // now cached
+  await server.service.database.sql`UPDATE api_keys SET credits = 5 WHERE key_hash = ${hashApiKey(key)}`;
+  const responses = await Promise.all(Array.from({ length: 20 }, () => download(key, body)));
+  const ok = responses.filter((r) => r.status === 200);
+  assert.equal(ok.length, 5, `statuses ${responses.map((r) => r.status)}`);
+  assert.equal(responses.filter((r) => r.status === 402 && r.json().code === 'insufficient_credits').length, 15);
+  assert.deepEqual(ok.map((r) => Number(r.headers.get('x-credits-remaining'))).sort(), [0, 1, 2, 3, 4]);
+  assert.equal(await balance(key), 0);
+  const granted = await licenses(key);
+  assert.equal(granted.length, 6);
+  assert.ok(granted.every((l) => l.track_id === body.track_id && l.duration_seconds === 14 && l.hit_point_seconds === 4));
+  assert.equal(new Set(granted.map((l) => l.request_id)).size, 6);
+});
+
 test('a client that aborts before the status is not charged and gets no license', async () => {
   const key = await server.newKey('pro');
   const { port } = new URL(server.base);

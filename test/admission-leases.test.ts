@@ -1,0 +1,59 @@
+// Admission leases (server/auth/admission-leases.ts): a busy key is served mostly from memory,
+// its headers still count exactly, the limit still holds, and revocation still takes effect at once.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API, call } from './support/http.ts';
+import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
+
+let server: TestServer;
+before(async () => (server = await startTestServer()));
+after(() => server.stop());
+
+async function admitCalls(): Promise<number> {
+  // Every admit_keys statement updates the rows of its keys; leased requests touch nothing.
+  const [row] = await server.service.database.sql`SELECT n_tup_upd + n_tup_hot_upd AS n FROM pg_stat_user_tables WHERE relname = 'api_keys'`;
+  return Number(row.n);
+}
+
+async function awayFromMinuteEnd() {
+  const msIntoMinute = Date.now() % 60_000;
+  if (msIntoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+}
+
+test('a busy key is mostly served from its lease, and its headers count down exactly', async () => {
+  await awayFromMinuteEnd();
+  const key = await server.newKey('pro'); // 300 per minute
+  const before = await admitCalls();
+  for (let i = 1; i <= 60; i++) {
+    const response = await call(server.base, 'GET', `${API}/me`, key);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-ratelimit-remaining'), String(300 - i));
+  }
+  await new Promise((r) => setTimeout(r, 700)); // statistics are reported with a delay
+  const statements = (await admitCalls()) - before;
+  assert.ok(statements < 30, `${statements} key-row updates for 60 requests`);
+  const [row] = await server.service.database.sql`SELECT minute_count FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+  assert.ok(row.minute_count >= 60 && row.minute_count <= 150, `minute_count ${row.minute_count}`);
+});
+
+test('with leases, 400 concurrent requests of one key within a minute admit exactly its 300', async () => {
+  await awayFromMinuteEnd();
+  const key = await server.newKey('pro');
+  for (let i = 0; i < 20; i++) await call(server.base, 'GET', `${API}/me`, key); // builds a lease
+  const responses = await Promise.all(Array.from({ length: 380 }, () => call(server.base, 'GET', `${API}/me`, key)));
+  const admitted = 20 + responses.filter((r) => r.status === 200).length;
+  assert.equal(admitted, 300);
+  assert.ok(responses.filter((r) => r.status !== 200).every((r) => r.status === 429));
+});
+
+test('revoking a key that holds a lease refuses it at once', async () => {
+  await awayFromMinuteEnd();
+  const key = await server.newKey('pro');
+  for (let i = 0; i < 30; i++) assert.equal((await call(server.base, 'GET', `${API}/me`, key)).status, 200);
+  assert.equal(await revokeApiKey(server.service.database.sql, key.slice(0, 12)), true);
+  await new Promise((r) => setTimeout(r, 50)); // the NOTIFY travels on its own connection
+  const response = await call(server.base, 'GET', `${API}/me`, key);
+  assert.equal(response.status, 401);
+  assert.match(response.body.message, /revoked/);
+});
