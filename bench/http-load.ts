@@ -1,8 +1,9 @@
-// A closed-loop HTTP load generator on node:http (llhttp, C) with keep-alive connections.
-// autocannon parses response bodies in JavaScript and tops out near 100 responses/s for
-// ~480 KB MP3 bodies on this machine (while serving the same bytes to curl runs at ~1,500/s),
-// so downloads are measured with this instead. Bounded by time; stops by itself.
-import http from 'node:http';
+// A lean closed-loop HTTP/1.1 load generator for large response bodies: keep-alive sockets read
+// into one reused buffer (net's `onread`), with only the status line and Content-Length parsed.
+// autocannon parses bodies in JavaScript (~100 MP3 responses/s here) and node:http allocates
+// every body chunk (~300 MB/s here); either made the client, not the server, the limit of the
+// download benchmarks. Bounded by time; stops by itself.
+import net from 'node:net';
 
 export interface LoadResult {
   requests: number;
@@ -13,6 +14,9 @@ export interface LoadResult {
   bytesPerSecond: number;
 }
 
+const READ_BUFFER = Buffer.alloc(1 << 20);
+const HEADER_END = Buffer.from('\r\n\r\n');
+
 export async function load(options: {
   url: string;
   connections: number;
@@ -20,35 +24,75 @@ export async function load(options: {
   request: () => { method: string; headers: Record<string, string>; body?: string };
 }): Promise<LoadResult> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const latencies: number[] = [];
   let non2xx = 0;
   let bytes = 0;
   const deadline = performance.now() + options.seconds * 1000;
-  const one = () =>
+
+  const connection = () =>
     new Promise<void>((resolve, reject) => {
-      const { method, headers, body } = options.request();
-      const started = performance.now();
-      const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method, headers, agent }, (res) => {
-        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        res.on('end', () => {
-          latencies.push(performance.now() - started);
-          if (res.statusCode! < 200 || res.statusCode! >= 300) non2xx++;
-          resolve();
-        });
-        res.on('error', reject);
+      let head = Buffer.alloc(0); // header bytes of the current response, until its blank line
+      let bodyLeft = -1; // -1: reading the header
+      let started = 0;
+      const socket = net.connect({
+        host: target.hostname,
+        port: Number(target.port),
+        onread: {
+          buffer: READ_BUFFER,
+          callback(n: number, buf: Uint8Array): boolean {
+            let offset = 0;
+            while (offset < n) {
+              if (bodyLeft < 0) {
+                head = Buffer.concat([head, buf.subarray(offset, n)]);
+                const end = head.indexOf(HEADER_END);
+                if (end < 0) return true;
+                const text = head.subarray(0, end).toString('latin1');
+                const status = Number(text.slice(9, 12));
+                if (status < 200 || status >= 300) non2xx++;
+                const length = /\r\ncontent-length: *(\d+)/i.exec(text);
+                if (!length) {
+                  socket.destroy(new Error('response without Content-Length'));
+                  return false;
+                }
+                bodyLeft = Number(length[1]);
+                const consumedFromChunk = end + 4 - (head.length - (n - offset));
+                offset += consumedFromChunk;
+                head = Buffer.alloc(0);
+              }
+              const take = Math.min(bodyLeft, n - offset);
+              bodyLeft -= take;
+              bytes += take;
+              offset += take;
+              if (bodyLeft === 0) {
+                latencies.push(performance.now() - started);
+                bodyLeft = -1;
+                if (performance.now() >= deadline) {
+                  socket.destroy(); // the response was read in full
+                  return false;
+                }
+                send();
+              }
+            }
+            return true;
+          },
+        },
       });
-      req.on('error', reject);
-      req.end(body);
+      const send = () => {
+        const { method, headers, body } = options.request();
+        const payload = body ?? '';
+        let text = `${method} ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`;
+        for (const [name, value] of Object.entries(headers)) text += `${name}: ${value}\r\n`;
+        started = performance.now();
+        socket.write(text + '\r\n' + payload);
+      };
+      socket.on('connect', send);
+      socket.on('error', reject);
+      socket.on('close', () => resolve());
     });
+
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: options.connections }, async () => {
-      while (performance.now() < deadline) await one();
-    }),
-  );
+  await Promise.all(Array.from({ length: options.connections }, connection));
   const elapsed = (performance.now() - started) / 1000;
-  agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   return { requests: latencies.length, perSecond: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), non2xx, bytesPerSecond: bytes / elapsed };
