@@ -1,9 +1,9 @@
-// Coalesces the admissions of concurrent requests into one admit_keys() call per batch: one entry
-// per key, with the number of requests waiting on it, the lease to take ahead (admission-leases.ts)
-// and unused leased admissions to hand back. Requests arriving while batches are in flight wait
-// for the next one; a few batches may be in flight at once so a slow batch does not stall everyone.
+// Coalesces the admissions of concurrent requests into one admit_keys() call per batch (through
+// the statement batcher): one entry per key, with the number of requests waiting on it, the lease
+// to take ahead (admission-leases.ts) and unused leased admissions to hand back.
 import type { Sql } from '../db/connect.ts';
 import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
+import { createStatementBatcher } from '../db/statement-batcher.ts';
 
 export interface AdmitOutcome {
   counted: Counted;
@@ -18,14 +18,13 @@ export interface AdmissionBatcher {
   handBack(key: string, hash: Buffer, ask: LeaseAsk): void;
 }
 
-interface Waiting {
-  resolve(outcome: AdmitOutcome | undefined): void;
-  reject(err: unknown): void;
-}
+/** A request waiting on its key, or unused leased admissions going back (no request). */
+type Item = { key: string; hash: Buffer; handBack?: LeaseAsk };
 
 interface KeyEntry {
   hash: Buffer;
-  waiting: Waiting[];
+  /** Positions in the batch of the requests waiting on this key, in arrival order. */
+  waiting: number[];
   handBack?: LeaseAsk;
 }
 
@@ -35,100 +34,63 @@ const BYTEA_ARRAY = 1001;
 const INT4_ARRAY = 1007;
 const TIMESTAMPTZ_ARRAY = 1185;
 
-export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxKeys?: number; maxInFlight?: number } = {}): AdmissionBatcher {
-  const maxKeys = options.maxKeys ?? 256;
-  const maxInFlight = options.maxInFlight ?? 2;
-  let queue = new Map<string, KeyEntry>();
-  let inFlight = 0;
-  let scheduled = false;
-
-  function schedule() {
-    if (scheduled || inFlight >= maxInFlight || queue.size === 0) return;
-    scheduled = true;
-    setImmediate(send); // lets every request of this event-loop turn join the batch
-  }
-
-  function entry(key: string, hash: Buffer): KeyEntry {
-    let e = queue.get(key);
-    if (!e) queue.set(key, (e = { hash, waiting: [] }));
-    return e;
-  }
-
-  function takeBatch(now: number): [string, KeyEntry][] {
-    const batch: [string, KeyEntry][] = [];
-    for (const [key, e] of queue) {
-      if (batch.length === maxKeys) break;
-      queue.delete(key);
-      // A lease granted while these requests waited serves them without a round trip.
-      while (e.waiting.length > 0) {
-        const counted = leases.take(key, now);
-        if (!counted) break;
-        e.waiting.shift()!.resolve({ counted, admitted: true, retryAfterSeconds: 0 });
-      }
-      if (e.waiting.length > 0 || e.handBack) batch.push([key, e]);
-    }
-    return batch;
-  }
-
-  function send() {
-    scheduled = false;
-    if (inFlight >= maxInFlight || queue.size === 0) return;
+export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxBatch?: number; maxInFlight?: number } = {}): AdmissionBatcher {
+  // One batch: requests that a lease granted while they waited are served from it; the others,
+  // grouped by key, go to one admit_keys() call with each key's lease ask and hand-back.
+  async function run(items: Item[]): Promise<(AdmitOutcome | undefined)[]> {
     const now = Date.now();
-    const batch = takeBatch(now);
-    if (batch.length === 0) return schedule();
+    const results: (AdmitOutcome | undefined)[] = new Array(items.length);
+    const keys = new Map<string, KeyEntry>();
+    items.forEach((item, i) => {
+      let e = keys.get(item.key);
+      if (!e) keys.set(item.key, (e = { hash: item.hash, waiting: [] }));
+      if (item.handBack) {
+        e.handBack = e.handBack ? { ...item.handBack, returned: e.handBack.returned + item.handBack.returned } : item.handBack;
+        return;
+      }
+      const counted = leases.take(item.key, now);
+      if (counted) results[i] = { counted, admitted: true, retryAfterSeconds: 0 };
+      else e.waiting.push(i);
+    });
+    const batch = [...keys].filter(([, e]) => e.waiting.length > 0 || e.handBack);
+    if (batch.length === 0) return results;
     const asks = batch.map(([key, e]) => {
       const ask = leases.ask(key, e.waiting.length, now);
       const back = e.handBack;
       if (!back) return ask;
       return { extra: ask.extra, returned: ask.returned + back.returned, returnedMinute: back.returned > 0 ? back.returnedMinute : ask.returnedMinute };
     });
-    inFlight += 1;
-    sql`SELECT * FROM admit_keys(
+    const rows = await sql`SELECT * FROM admit_keys(
           ${sql.array(batch.map(([, e]) => e.hash) as any, BYTEA_ARRAY)},
           ${sql.array(batch.map(([, e]) => e.waiting.length), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.extra), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.returned), INT4_ARRAY)},
-          ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`
-      .then((rows) => {
-        const byOrdinal = new Map<number, Record<string, any>>();
-        for (const row of rows) byOrdinal.set(row.ord, row);
-        const settledAt = Date.now();
-        batch.forEach(([key, e], i) => {
-          const row = byOrdinal.get(i + 1);
-          if (!row) {
-            leases.drop(key);
-            for (const w of e.waiting) w.resolve(undefined);
-            return;
-          }
-          const grant = grantOf(row);
-          const counted = leases.settle(key, e.hash, grant, settledAt);
-          const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
-          e.waiting.forEach((w, j) => {
-            const admitted = j < counted.length;
-            const seen = admitted ? counted[j] : refused;
-            w.resolve({ counted: seen, admitted, retryAfterSeconds: admitted ? 0 : row.retry_after_seconds });
-          });
-        });
-      })
-      .catch((err) => batch.forEach(([, e]) => e.waiting.forEach((w) => w.reject(err))))
-      .finally(() => {
-        inFlight -= 1;
-        schedule();
+          ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`;
+    const byOrdinal = new Map<number, Record<string, any>>();
+    for (const row of rows) byOrdinal.set(row.ord, row);
+    const settledAt = Date.now();
+    batch.forEach(([key, e], i) => {
+      const row = byOrdinal.get(i + 1);
+      if (!row) {
+        leases.drop(key); // unknown, revoked or expired: results stay undefined
+        return;
+      }
+      const grant = grantOf(row);
+      const counted = leases.settle(key, e.hash, grant, settledAt);
+      const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
+      e.waiting.forEach((position, j) => {
+        const admitted = j < counted.length;
+        results[position] = { counted: admitted ? counted[j] : refused, admitted, retryAfterSeconds: admitted ? 0 : row.retry_after_seconds };
       });
-    schedule();
+    });
+    return results;
   }
 
+  const batcher = createStatementBatcher(run, options);
   return {
-    admit(key, hash) {
-      return new Promise((resolve, reject) => {
-        entry(key, hash).waiting.push({ resolve, reject });
-        schedule();
-      });
-    },
+    admit: (key, hash) => batcher.submit({ key, hash }),
     handBack(key, hash, ask) {
-      const e = entry(key, hash);
-      e.handBack = e.handBack ? { ...ask, returned: e.handBack.returned + ask.returned } : ask;
-      schedule();
+      batcher.submit({ key, hash, handBack: ask }).catch(() => {}); // lost hand-backs only waste admissions until the window ends
     },
   };
 }
