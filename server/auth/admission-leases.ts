@@ -18,6 +18,7 @@ export interface KeyInfo {
   createdAt: Date;
   expiresAt: Date | null;
   requestsPerMinute: number;
+  /** null: no daily limit. */
   requestsPerDay: number | null;
 }
 

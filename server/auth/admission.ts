@@ -5,19 +5,11 @@ import type { Sql } from '../db/connect.ts';
 import { ApiError } from '../http/api-error.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';
-import { createLeaseTable, LEASE_MS, type Counted } from './admission-leases.ts';
+import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo } from './admission-leases.ts';
 
-export interface Admission {
-  keyId: number;
-  tier: string;
-  credits: number;
-  monthlyCredits: number;
-  intentExtraction: boolean;
-  createdAt: Date;
+/** The key (as of its last grant) and this request's view of its windows. */
+export interface Admission extends Omit<KeyInfo, 'expiresAt'> {
   lastUsedAt: Date;
-  requestsPerMinute: number;
-  /** null: no daily limit. */
-  requestsPerDay: number | null;
   minuteCount: number;
   dayCount: number;
   admitted: boolean;
@@ -72,21 +64,8 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
 }
 
 function admissionOf({ info, minuteCount, dayCount }: Counted, admitted: boolean, retryAfterSeconds: number): Admission {
-  return {
-    keyId: info.keyId,
-    tier: info.tier,
-    credits: info.credits,
-    monthlyCredits: info.monthlyCredits,
-    intentExtraction: info.intentExtraction,
-    createdAt: info.createdAt,
-    lastUsedAt: new Date(),
-    requestsPerMinute: info.requestsPerMinute,
-    requestsPerDay: info.requestsPerDay,
-    minuteCount,
-    dayCount,
-    admitted,
-    retryAfterSeconds,
-  };
+  const { expiresAt: _expiresAt, ...key } = info;
+  return { ...key, lastUsedAt: new Date(), minuteCount, dayCount, admitted, retryAfterSeconds };
 }
 
 async function refusalReason(sql: Sql, hash: Buffer): Promise<string> {
