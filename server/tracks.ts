@@ -25,7 +25,7 @@ const MAX_ROWS = 10_000;
 
 export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
   const analyses = new LRUCache<string, Uint8Array>({ maxSize: maxAnalysisBytes, sizeCalculation: (a) => a.byteLength });
-  const rows = new LRUCache<string, TrackRow>({ max: MAX_ROWS, ttl: ROW_TTL_MS, ttlAutopurge: false });
+  const rows = new LRUCache<string, TrackRow>({ max: MAX_ROWS, ttl: ROW_TTL_MS });
   return {
     async find(id) {
       const cached = rows.get(id);

@@ -4,7 +4,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
-import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charger, type Reservation } from '../credits.ts';
+import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject, readBody } from './body.ts';
@@ -152,13 +152,13 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     readyReply = endpoint.ready?.(ctx);
     if (readyReply) {
       reply = readyReply;
-    } else if (endpoint.cost > 0) {
-      reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
-      if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
-      credits = reservation.creditsRemaining;
-      deps.admitter.noteCredits(admission.keyId, credits);
-    }
-    if (!readyReply) {
+    } else {
+      if (endpoint.cost > 0) {
+        reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
+        if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
+        credits = reservation.creditsRemaining;
+        deps.admitter.noteCredits(admission.keyId, credits);
+      }
       ctx.creditsRemaining = credits;
       reply = await endpoint.handle(ctx);
     }
@@ -172,10 +172,10 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   let charged = 0;
   if (readyReply && endpoint.cost > 0 && reply === readyReply && !client.aborted) {
     try {
-      const balance = await deps.charger.charge({ keyId: admission.keyId, amount: endpoint.cost, license: reply.license, requestId });
+      const charge = { keyId: admission.keyId, amount: endpoint.cost, license: reply.license, requestId };
+      const balance = await deps.charger.charge(charge);
       if (balance === undefined) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
-      else if (client.aborted) await returnCommittedCredits(deps.sql, { keyId: admission.keyId, amount: endpoint.cost }, reply.license ? requestId : undefined);
-      else {
+      else if (await keptUnlessGone(deps.sql, client, charge)) {
         charged = endpoint.cost;
         credits = balance;
         deps.admitter.noteCredits(admission.keyId, credits);
@@ -216,8 +216,13 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
 /** Commits; if the client left while the commit was in flight, gives the credits back. */
 async function settleCommit(sql: Sql, reservation: Reservation, client: Client, license: License | undefined, requestId: string): Promise<boolean> {
   if (!(await commitCredits(sql, reservation, license, requestId))) return false;
+  return keptUnlessGone(sql, client, { keyId: reservation.keyId, amount: reservation.amount, license, requestId });
+}
+
+/** After a final charge: true if the client is still there; otherwise gives the credits (and license) back. */
+async function keptUnlessGone(sql: Sql, client: Client, charge: Charge): Promise<boolean> {
   if (!client.aborted) return true;
-  await returnCommittedCredits(sql, reservation, license ? requestId : undefined);
+  await returnCommittedCredits(sql, charge, charge.license ? charge.requestId : undefined);
   return false;
 }
 
