@@ -45,7 +45,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
       let e = keys.get(item.key);
       if (!e) keys.set(item.key, (e = { hash: item.hash, waiting: [] }));
       if (item.handBack) {
-        e.handBack = e.handBack ? { ...item.handBack, returned: e.handBack.returned + item.handBack.returned } : item.handBack;
+        e.handBack = e.handBack ? combineAsks(e.handBack, item.handBack) : item.handBack;
         return;
       }
       const counted = leases.take(item.key, now);
@@ -54,12 +54,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     });
     const batch = [...keys].filter(([, e]) => e.waiting.length > 0 || e.handBack);
     if (batch.length === 0) return results;
-    const asks = batch.map(([key, e]) => {
-      const ask = leases.ask(key, e.waiting.length, now);
-      const back = e.handBack;
-      if (!back) return ask;
-      return { extra: ask.extra, returned: ask.returned + back.returned, returnedMinute: back.returned > 0 ? back.returnedMinute : ask.returnedMinute };
-    });
+    const asks = batch.map(([key, e]) => combineAsks(leases.ask(key, e.waiting.length, now), e.handBack));
     const rows = await sql`SELECT * FROM admit_keys(
           ${sql.array(batch.map(([, e]) => e.hash) as any, BYTEA_ARRAY)},
           ${sql.array(batch.map(([, e]) => e.waiting.length), INT4_ARRAY)},
@@ -93,6 +88,12 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
       batcher.submit({ key, hash, handBack: ask }).catch(() => {}); // lost hand-backs only waste admissions until the window ends
     },
   };
+}
+
+/** One ask for a key from two: the extra admissions of the first, the hand-backs of both. */
+function combineAsks(a: LeaseAsk, b: LeaseAsk | undefined): LeaseAsk {
+  if (!b) return a;
+  return { extra: a.extra, returned: a.returned + b.returned, returnedMinute: b.returned > 0 ? b.returnedMinute : a.returnedMinute };
 }
 
 function keyInfo(row: Record<string, any>): KeyInfo {
