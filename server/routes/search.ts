@@ -8,10 +8,11 @@ import { ApiError } from '../http/api-error.ts';
 import { jsonReply } from '../http/reply.ts';
 import { validateSearch, type SearchRequest } from '../search/validate.ts';
 import { catalogVocabulary, searchTracks } from '../search/query.ts';
+import type { LiveSearchIndex } from '../search/live-index.ts';
 import { extractIntent, mergeFilters, type Intent } from '../search/intent.ts';
 import { signedPreviewUrl } from '../previews.ts';
 
-export function searchEndpoint(deps: { sql: Sql; secret: string; baseUrl: () => string }): Endpoint {
+export function searchEndpoint(deps: { sql: Sql; index: LiveSearchIndex; secret: string; baseUrl: () => string }): Endpoint {
   const vocabulary = catalogVocabulary(deps.sql);
   return {
     name: '/search',
@@ -31,14 +32,14 @@ export function searchEndpoint(deps: { sql: Sql; secret: string; baseUrl: () => 
       let result;
       if (useIntent) {
         const extracted = extractIntent(request.query);
-        result = await searchTracks(deps.sql, { ...request, filters: mergeFilters(request.filters, extracted) });
+        result = await searchTracks(deps.sql, deps.index, { ...request, filters: mergeFilters(request.filters, extracted) });
         intent = { ...extracted, applied: 'filters' };
         if (result.total === 0 && extracted.matched.length > 0) {
-          result = await searchTracks(deps.sql, request);
+          result = await searchTracks(deps.sql, deps.index, request);
           intent.applied = 'none';
         }
       } else {
-        result = await searchTracks(deps.sql, request);
+        result = await searchTracks(deps.sql, deps.index, request);
       }
       const { tracks, total } = result;
       const base = deps.baseUrl();

@@ -1,9 +1,10 @@
-// The search query: full-text relevance (weighted document, OR of the query's words, prefixes
-// allowed) plus trigram similarity on title and artist for typos; filters as SQL conditions;
-// ordered by score, ties by id. The page carries the total (a window count), so the matching
-// work is done once; only a page past the end needs a separate count.
+// A search: full-text relevance (PostgreSQL's weighted tsvector and ts_rank, OR of the query's
+// words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
+// ordered by score, ties by id. Scoring runs in the in-memory index; rows come from PostgreSQL.
 import type { Sql } from '../db/connect.ts';
 import type { SearchRequest } from './validate.ts';
+import type { LiveSearchIndex } from './live-index.ts';
+import { queryTrigrams } from './trigrams.ts';
 
 export interface TrackResult {
   id: string;
@@ -22,45 +23,34 @@ export interface TrackResult {
   score: number;
 }
 
-/** "Calm piano, for study!" -> "'calm':* | 'piano':* | 'for':* | 'study':*" (PostgreSQL drops stop words). */
-export function orQuery(text: string): string {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, 32).map((w) => `'${w}':*`).join(' | ');
-}
-
-export async function searchTracks(sql: Sql, request: SearchRequest): Promise<{ tracks: TrackResult[]; total: number }> {
-  const f = request.filters;
-  const conditions = [sql`t.removed_at IS NULL`];
-  if (f.genres) conditions.push(sql`t.genre = ANY(${f.genres})`);
-  if (f.moods) conditions.push(sql`t.moods && ${f.moods}::text[]`);
-  if (f.instruments) conditions.push(sql`t.instruments && ${f.instruments}::text[]`);
-  if (f.has_vocals !== undefined) conditions.push(sql`t.has_vocals = ${f.has_vocals}`);
-  if (f.min_bpm !== undefined) conditions.push(sql`t.bpm >= ${f.min_bpm}`);
-  if (f.max_bpm !== undefined) conditions.push(sql`t.bpm <= ${f.max_bpm}`);
-  if (f.energy_level) conditions.push(sql`t.energy_level = ${f.energy_level}`);
-  const where = conditions.reduce((all, c) => sql`${all} AND ${c}`);
-  const tsquery = orQuery(request.query);
-  const raw = request.query.toLowerCase();
-  // Two index-driven candidate sets (full text on the GIN document, trigrams on the GIN names),
-  // joined, so neither condition forces a scan of every row.
-  const textHits = tsquery
-    ? sql`SELECT id, ts_rank(search_document, to_tsquery('english', ${tsquery}), 1) AS rank FROM tracks WHERE search_document @@ to_tsquery('english', ${tsquery})`
-    : sql`SELECT NULL::text AS id, 0::real AS rank WHERE false`;
-  const nameHits = sql`SELECT id, word_similarity(${raw}, search_names) AS similarity FROM tracks WHERE ${raw} <% search_names`;
-  const matched = sql`
-    SELECT t.id, t.title, t.artist, t.duration_seconds, t.bpm, t.key, t.genre, t.subgenres, t.moods, t.has_vocals,
-           t.energy_level, t.instruments, t.peak_seconds,
-           coalesce(x.rank, 0) + 0.5 * coalesce(n.similarity, 0) AS score
-      FROM (${textHits}) x
-      FULL JOIN (${nameHits}) n USING (id)
-      JOIN tracks t ON t.id = coalesce(x.id, n.id)
-     WHERE ${where}`;
-  const page = await sql<(TrackResult & { total: number })[]>`
-    SELECT *, count(*) OVER ()::int AS total FROM (${matched}) m ORDER BY score DESC, id LIMIT ${request.limit} OFFSET ${request.offset}`;
-  if (page.length > 0) return { tracks: page.map(({ total: _total, ...track }) => track), total: page[0].total };
-  if (request.offset === 0) return { tracks: [], total: 0 };
-  const [count] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (${matched}) m`;
-  return { tracks: [], total: count.n };
+/**
+ * Ranks in the in-memory index (see search-index.ts), then reads the page's rows from PostgreSQL,
+ * together with the newest search revision: if the catalog changed since the index last read it,
+ * the index catches up and the search runs again, so a search never misses a committed change.
+ */
+export async function searchTracks(sql: Sql, live: LiveSearchIndex, request: SearchRequest): Promise<{ tracks: TrackResult[]; total: number }> {
+  const terms = await live.terms(request.query);
+  const nameTrigrams = queryTrigrams(request.query);
+  for (let attempt = 0; ; attempt++) {
+    const index = await live.current();
+    const { total, top } = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
+    const page = top.slice(request.offset);
+    const rows = await sql<(Omit<TrackResult, 'score'> & { revision: string })[]>`
+      SELECT r.revision, t.id, t.title, t.artist, t.duration_seconds, t.bpm, t.key, t.genre, t.subgenres, t.moods,
+             t.has_vocals, t.energy_level, t.instruments, t.peak_seconds
+        FROM (SELECT coalesce(max(search_revision), 0) AS revision FROM tracks) r
+        LEFT JOIN tracks t ON t.id = ANY(${page.map((p) => p.id)}::text[]) AND t.removed_at IS NULL`;
+    if (Number(rows[0].revision) > live.revision() && attempt === 0) {
+      await live.catchUp();
+      continue;
+    }
+    const byId = new Map(rows.filter((r) => r.id !== null).map(({ revision: _revision, ...track }) => [track.id, track]));
+    const tracks = page.flatMap(({ id, score }) => {
+      const track = byId.get(id);
+      return track ? [{ ...track, score }] : [];
+    });
+    return { tracks, total };
+  }
 }
 
 /** Mood and instrument values used by the catalog (beyond the spec's lists), refreshed each minute. */

@@ -1,0 +1,88 @@
+// Keeps the in-memory search index level with the tracks table. PostgreSQL stays the source of
+// truth: it computes each track's tsvector (stemming, weights) and each query word's lexemes, and
+// stamps every search-relevant write with a revision (migration 010). The index reads the rows
+// above the last revision it holds: at start, when a search sees a newer revision, and from
+// scratch (swapped in when done) once dead entries outnumber live ones.
+import { LRUCache } from 'lru-cache';
+import type { Sql } from '../db/connect.ts';
+import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
+
+const FETCH_BATCH = 2000;
+const MAX_QUERY_WORDS = 32;
+
+export interface LiveSearchIndex {
+  /** The index as of the last catch-up (awaits the first load). */
+  current(): Promise<SearchIndex>;
+  /** The highest revision the index holds. */
+  revision(): number;
+  /** Reads what changed since; concurrent callers share one read. */
+  catchUp(): Promise<void>;
+  /** The query's search terms: PostgreSQL's English lexemes of its words, unique. */
+  terms(query: string): Promise<string[]>;
+}
+
+/** The words of a query as both PostgreSQL and pg_trgm split them: runs of letters and digits. */
+export function queryWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_QUERY_WORDS);
+}
+
+async function readChanges(sql: Sql, index: SearchIndex, after: number): Promise<number> {
+  let revision = after;
+  const cursor = sql<(IndexedTrack & { search_revision: string })[]>`
+    SELECT id, search_document::text AS document, search_names AS names, genre, moods, instruments, has_vocals, bpm,
+           energy_level, removed_at IS NOT NULL AS removed, search_revision
+      FROM tracks WHERE search_revision > ${after} ORDER BY search_revision`.cursor(FETCH_BATCH);
+  for await (const rows of cursor) {
+    for (const row of rows) index.upsert(row);
+    revision = Number(rows[rows.length - 1].search_revision);
+  }
+  return revision;
+}
+
+export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
+  let index = createSearchIndex();
+  let revision = 0;
+  let reading: Promise<void> | null = null;
+  const lexemesOf = new LRUCache<string, string[]>({ max: 50_000 });
+
+  function catchUp(): Promise<void> {
+    reading ??= (async () => {
+      try {
+        if (index.dead() > index.live() + 1000) {
+          const fresh = createSearchIndex();
+          revision = await readChanges(sql, fresh, 0);
+          index = fresh;
+        } else {
+          revision = await readChanges(sql, index, revision);
+        }
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
+  }
+
+  let loaded: Promise<void> | null = null;
+  return {
+    async current() {
+      loaded ??= catchUp().catch((err) => {
+        loaded = null; // try again on the next search
+        throw err;
+      });
+      await loaded;
+      return index;
+    },
+    revision: () => revision,
+    catchUp,
+    async terms(query) {
+      const words = queryWords(query);
+      const missing = words.filter((w) => !lexemesOf.has(w));
+      if (missing.length > 0) {
+        const rows = await sql<{ word: string; lexemes: string[] }[]>`
+          SELECT w AS word, tsvector_to_array(to_tsvector('english', w)) AS lexemes FROM unnest(${missing}::text[]) AS w`;
+        for (const row of rows) lexemesOf.set(row.word, row.lexemes);
+      }
+      return [...new Set(words.flatMap((w) => lexemesOf.get(w) ?? []))];
+    },
+  };
+}

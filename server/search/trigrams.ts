@@ -1,0 +1,94 @@
+// pg_trgm's word_similarity(query, text) and its `<%` threshold, in process, so typo-tolerant name
+// matching needs no database round trip. Follows trgm_op.c: words are runs of letters and digits,
+// lower-cased, padded with two blanks before and one after; a trigram is three consecutive
+// characters of a padded word; the similarity is the best, over stretches of the text's trigram
+// sequence, of shared / (query's distinct + stretch's distinct - shared), in float (32-bit).
+const f32 = Math.fround;
+
+/** word_similarity_threshold's default (0.6, a float GUC). */
+export const WORD_SIMILARITY_THRESHOLD = f32(0.6);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The trigrams of a text, in order, repeats kept (generate_trgm_only). */
+export function trigrams(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.toLowerCase().match(WORD) ?? []) {
+    const chars = [' ', ' ', ...Array.from(word), ' '];
+    for (let i = 0; i + 2 < chars.length; i++) out.push(chars[i] + chars[i + 1] + chars[i + 2]);
+  }
+  return out;
+}
+
+/** The query's distinct trigrams: what a text is compared against. */
+export function queryTrigrams(query: string): Set<string> {
+  return new Set(trigrams(query));
+}
+
+/** Shared over union, as pg_trgm's CALCSML with DIVUNION, in float. */
+function similarity(shared: number, queryDistinct: number, stretchDistinct: number): number {
+  return f32(shared / (queryDistinct + stretchDistinct - shared));
+}
+
+/** word_similarity(query, text): the query's trigrams against the best stretch of the text's. */
+export function wordSimilarity(query: Set<string>, text: string): number {
+  const queryDistinct = query.size;
+  // Each text trigram as a dense number, and whether the query has it.
+  const numberOf = new Map<string, number>();
+  const inQuery: boolean[] = [];
+  const sequence = trigrams(text).map((t) => {
+    let n = numberOf.get(t);
+    if (n === undefined) {
+      n = inQuery.length;
+      numberOf.set(t, n);
+      inQuery.push(query.has(t));
+    }
+    return n;
+  });
+  // iterate_word_similarity: extend the stretch to each shared trigram, then try moving its start
+  // right while that raises the similarity; lastAt remembers each trigram's last place in it.
+  const lastAt = new Int32Array(inQuery.length).fill(-1);
+  let best = 0;
+  let lower = -1;
+  let distinct = 0;
+  let shared = 0;
+  for (let i = 0; i < sequence.length; i++) {
+    const t = sequence[i];
+    if (lower >= 0 || inQuery[t]) {
+      if (lastAt[t] < 0) {
+        distinct++;
+        if (inQuery[t]) shared++;
+      }
+      lastAt[t] = i;
+    }
+    if (!inQuery[t]) continue;
+    if (lower === -1) {
+      lower = i;
+      distinct = 1;
+    }
+    let current = similarity(shared, queryDistinct, distinct);
+    let tryShared = shared;
+    let tryDistinct = distinct;
+    const previousLower = lower;
+    for (let start = lower; start <= i; start++) {
+      const candidate = similarity(tryShared, queryDistinct, tryDistinct);
+      if (candidate > current) {
+        current = candidate;
+        distinct = tryDistinct;
+        lower = start;
+        shared = tryShared;
+      }
+      const s = sequence[start];
+      if (lastAt[s] === start) {
+        tryDistinct--;
+        if (inQuery[s]) tryShared--;
+      }
+    }
+    if (current > best) best = current;
+    for (let start = previousLower; start < lower; start++) {
+      const s = sequence[start];
+      if (lastAt[s] === start) lastAt[s] = -1;
+    }
+  }
+  return best;
+}
