@@ -1,0 +1,126 @@
+// The in-memory search index against PostgreSQL itself: the same order, scores and totals as the
+// SQL formula (ts_rank over the GIN-indexed tsvector plus pg_trgm word similarity), its pieces
+// (tsvector parsing, ts_rank, word_similarity) equal to PostgreSQL's, and every committed change
+// to the catalog visible to the very next search.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API, call } from './support/http.ts';
+import { insertPlannedTracks } from './support/catalog-rows.ts';
+import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
+import { addContribution, finishRank, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
+import type { Sql } from '../server/db/connect.ts';
+
+let server: TestServer;
+let key: string;
+let sql: Sql;
+
+before(async () => {
+  server = await startTestServer();
+  key = await server.newKey('pro');
+  sql = server.service.database.sql;
+  await insertPlannedTracks(sql, 400, 4242);
+});
+after(() => server.stop());
+
+const search = (body: object) => call(server.base, 'POST', `${API}/search`, key, { intent: false, ...body });
+
+/** The ranking as one SQL statement: what the index must reproduce. */
+async function reference(query: string, where = sql`true`, limit = 50) {
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const tsquery = words.map((w) => `'${w}':*`).join(' | ');
+  const raw = query.toLowerCase();
+  return sql<{ id: string; score: number; total: number }[]>`
+    SELECT id, score, count(*) OVER ()::int AS total FROM (
+      SELECT t.id, coalesce(ts_rank(t.search_document, q.q, 1), 0)
+                   + 0.5 * CASE WHEN ${raw} <% t.search_names THEN word_similarity(${raw}, t.search_names) ELSE 0 END AS score
+        FROM tracks t, (SELECT to_tsquery('english', ${tsquery}) AS q) q
+       WHERE t.removed_at IS NULL AND (t.search_document @@ q.q OR ${raw} <% t.search_names) AND ${where}) m
+     ORDER BY score DESC, id LIMIT ${limit}`;
+}
+
+const QUERIES = [
+  'lofi hip hop beats to study',
+  'dark cinematic trailer',
+  'uplifting acoustic guitar around 110 bpm',
+  'calm piano',
+  'smooth jazz piano',
+  'euphoric electronic dance music',
+  'epic strings and brass',
+  'intimate folk ballad with vocals',
+  'the a of', // stop words only: names may still match
+  'drums',
+  'sad',
+  'synthwave retro',
+];
+
+test('order, scores and totals equal the SQL formula, with and without filters', async () => {
+  for (const query of QUERIES) {
+    const expected = await reference(query);
+    const got = await search({ query, limit: 50 });
+    assert.equal(got.status, 200);
+    assert.deepEqual(got.body.tracks.map((t: any) => t.id), expected.map((r) => r.id), `order for "${query}"`);
+    assert.equal(got.body.total_count, expected[0]?.total ?? 0, `total for "${query}"`);
+  }
+  const filtered = await reference('music for a workout', sql`t.energy_level = 'high' AND t.bpm >= 120 AND t.moods && '{Energetic,Euphoric}'::text[]`);
+  const got = await search({ query: 'music for a workout', limit: 50, filters: { energy_level: 'high', min_bpm: 120, moods: ['Energetic', 'Euphoric'] } });
+  assert.equal(got.status, 200, JSON.stringify(got.body));
+  assert.deepEqual(got.body.tracks.map((t: any) => t.id), filtered.map((r) => r.id));
+  assert.ok(filtered.length > 0, 'the filtered reference is not empty');
+});
+
+test('a title with a typo ranks by word similarity exactly as pg_trgm does', async () => {
+  const [{ title }] = await sql<{ title: string }[]>`SELECT title FROM tracks ORDER BY id LIMIT 1`;
+  const typo = title.slice(0, -2) + title.slice(-1); // drop a letter
+  const expected = await reference(typo);
+  const got = await search({ query: typo, limit: 50 });
+  assert.deepEqual(got.body.tracks.map((t: any) => t.id), expected.map((r) => r.id));
+  assert.ok(expected.length > 0);
+});
+
+test('word_similarity and ts_rank equal PostgreSQL on awkward text', async () => {
+  const pairs = [
+    ['golden horizn', 'golden horizon nova lane'],
+    ['kabankala', 'kabankala river town'],
+    ['neon runer', 'neon runner static machines'],
+    ['a', 'a b a'],
+    ['sunset', 'sunsets over the sunset strip'],
+    ['x1 y2', 'x1y2 x1 y2'],
+  ];
+  for (const [query, text] of pairs) {
+    const [{ s }] = await sql<{ s: number }[]>`SELECT word_similarity(${query}, ${text}) AS s`;
+    assert.equal(wordSimilarity(queryTrigrams(query), text), Math.fround(s), `${query} | ${text}`);
+  }
+  const docs = ["o'brien's back\\slash running runs", 'dark dark dark cinematic strings dark'];
+  for (const doc of docs) {
+    const [row] = await sql<{ v: string; r: number }[]>`
+      SELECT v::text AS v, ts_rank(v, to_tsquery('english', 'brien:* | run:* | dark:*'), 1) AS r
+        FROM (SELECT setweight(to_tsvector('english', ${doc}), 'A') || setweight(to_tsvector('english', ${doc}), 'C') AS v) x`;
+    const parsed = parseTsvector(row.v);
+    let sum = 0;
+    for (const term of ['brien', 'dark', 'run']) {
+      for (const e of parsed.lexemes) if (e.lexeme.startsWith(term)) sum = addContribution(sum, lexemeContribution(e.weights));
+    }
+    assert.equal(finishRank(sum, 3, parsed.length), Math.fround(row.r), doc);
+  }
+});
+
+test('an insert, a rename and a removal are visible to the very next search', async () => {
+  const [track] = await insertPlannedTracks(sql, 1, 99_001);
+  const found = await search({ query: 'Zanzibarquux' });
+  assert.equal(found.body.total_count, 0);
+  await sql`UPDATE tracks SET title = 'Zanzibarquux Nights' WHERE id = ${track.id}`;
+  const renamed = await search({ query: 'zanzibarquux' });
+  assert.deepEqual(renamed.body.tracks.map((t: any) => t.id), [track.id]);
+  assert.equal(renamed.body.tracks[0].title, 'Zanzibarquux Nights');
+  await sql`UPDATE tracks SET title = 'Plain Again' WHERE id = ${track.id}`;
+  assert.equal((await search({ query: 'zanzibarquux' })).body.total_count, 0);
+  assert.ok((await search({ query: 'plain again' })).body.tracks.some((t: any) => t.id === track.id));
+  await sql`UPDATE tracks SET removed_at = now() WHERE id = ${track.id}`;
+  assert.ok(!(await search({ query: 'plain again', limit: 100 })).body.tracks.some((t: any) => t.id === track.id));
+  const before = (await search({ query: 'piano' })).body.total_count;
+  await insertPlannedTracks(sql, 50, 99_002);
+  const after = (await search({ query: 'piano' })).body.total_count;
+  assert.equal(after, (await reference('piano'))[0].total);
+  assert.ok(after > before, 'the new piano tracks are found');
+});
