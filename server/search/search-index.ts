@@ -1,13 +1,15 @@
 // The in-memory search index: for each track, its PostgreSQL tsvector turned into postings (one
-// per lexeme, carrying that lexeme's precomputed share of ts_rank), its name trigrams, and the
-// fields the filters test. A search sums the postings of the query's terms, adds pg_trgm's word
-// similarity for names, filters, and keeps the best `want` in a bounded heap, so its cost grows
-// with the number of matches and not with a sort of them. Scores equal the SQL formula
-// ts_rank(search_document, query, 1) + 0.5 * word_similarity(query, search_names).
+// per lexeme, carrying that lexeme's precomputed share of ts_rank), its name as a sequence of
+// trigram numbers, and the fields the filters test. A search sums the postings of the query's
+// terms, adds pg_trgm's word similarity for names, filters, and keeps the best `want` in a bounded
+// heap, so its cost grows with the number of matches and not with a sort of them. Scores equal the
+// SQL formula ts_rank(search_document, query, 1) + 0.5 * word_similarity(query, search_names).
+// Per-track data lives in flat columns (arrays indexed by document number), not objects: a search
+// visits tens of thousands of tracks, and scattered objects would make each visit a cache miss.
 // A changed track is appended as a new document and its old one marked dead.
 import type { SearchFilters } from './validate.ts';
-import { addContribution, finishRank, lexemeContribution, parseTsvector } from './text-rank.ts';
-import { trigrams, wordSimilarity, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
+import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
+import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
 
 export interface IndexedTrack {
   id: string;
@@ -42,28 +44,84 @@ interface Postings {
   contributions: number[];
 }
 
+/** Strings numbered in order of first sight. */
+function createNumbering() {
+  const numberOf = new Map<string, number>();
+  return {
+    number(value: string): number {
+      let n = numberOf.get(value);
+      if (n === undefined) numberOf.set(value, (n = numberOf.size));
+      return n;
+    },
+    find: (value: string) => numberOf.get(value),
+    size: () => numberOf.size,
+  };
+}
+
+/** A list per document, stored flat: document d's values are values[start[d] .. start[d + 1]). */
+function createListColumn() {
+  const start = [0];
+  const values: number[] = [];
+  return {
+    start,
+    values,
+    append(list: number[]) {
+      values.push(...list);
+      start.push(values.length);
+    },
+  };
+}
+
+/** Which numbers of a numbering a filter accepts (null: the filter is absent). */
+function accepted(wanted: string[] | undefined, numbering: ReturnType<typeof createNumbering>): Uint8Array | null {
+  if (!wanted) return null;
+  const set = new Uint8Array(numbering.size());
+  for (const value of wanted) {
+    const n = numbering.find(value);
+    if (n !== undefined) set[n] = 1;
+  }
+  return set;
+}
+
+const ENERGY = ['low', 'medium', 'high'];
+
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
   const alive: boolean[] = [];
-  const lengths: number[] = [];
-  const names: string[] = [];
-  const fields: Omit<IndexedTrack, 'id' | 'document' | 'names' | 'removed'>[] = [];
+  const normalisers: number[] = []; // of the tsvector's length, for ts_rank
+  const genres = createNumbering();
+  const tags = createNumbering(); // moods and instruments share one numbering
+  const genreOf: number[] = []; // -1: none
+  const energyOf: number[] = []; // index in ENERGY, -1: none
+  const vocalsOf: number[] = []; // 1, 0, -1: unknown
+  const bpmOf: number[] = []; // as float (the column is real); NaN: none
+  const moodsOf = createListColumn();
+  const instrumentsOf = createListColumn();
+  const nameTrigramsOf = createListColumn();
   const docOf = new Map<string, number>();
   const postings = new Map<string, Postings>();
-  const trigramDocs = new Map<string, number[]>();
+  const trigramNumbers = createNumbering();
+  const trigramDocs: number[][] = [];
   let vocabulary: string[] | null = null; // sorted lexemes; null when a new one arrived
   let deadCount = 0;
-  // Scratch space of one search, reset after use (searches run one at a time on this thread).
+  // Scratch space of one search, zeroed again after use (searches run one at a time on this thread).
   let sums = new Float64Array(1024);
   let similarities = new Float64Array(1024);
-  let trigramCounts = new Uint16Array(1024);
+  let seen = new Uint8Array(1024);
+  const candidates: number[] = [];
+  let inQuery = new Uint8Array(1024);
+  let lastAt = new Int32Array(1024).fill(-1);
 
-  function grow() {
-    if (ids.length <= sums.length) return;
-    const size = sums.length * 2;
-    sums = new Float64Array(size);
-    similarities = new Float64Array(size);
-    trigramCounts = new Uint16Array(size);
+  function growScratch() {
+    if (ids.length > sums.length) {
+      sums = new Float64Array(sums.length * 2);
+      similarities = new Float64Array(sums.length);
+      seen = new Uint8Array(sums.length);
+    }
+    if (trigramNumbers.size() > inQuery.length) {
+      inQuery = new Uint8Array(Math.max(inQuery.length * 2, trigramNumbers.size()));
+      lastAt = new Int32Array(inQuery.length).fill(-1);
+    }
   }
 
   function upsert(track: IndexedTrack) {
@@ -77,32 +135,28 @@ export function createSearchIndex(): SearchIndex {
     const doc = ids.length;
     ids.push(track.id);
     alive.push(true);
-    names.push(track.names);
-    fields.push({ genre: track.genre, moods: track.moods, instruments: track.instruments, has_vocals: track.has_vocals, bpm: track.bpm, energy_level: track.energy_level });
     docOf.set(track.id, doc);
+    genreOf.push(track.genre === null ? -1 : genres.number(track.genre));
+    energyOf.push(track.energy_level === null ? -1 : ENERGY.indexOf(track.energy_level));
+    vocalsOf.push(track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
+    bpmOf.push(track.bpm === null ? NaN : Math.fround(track.bpm));
+    moodsOf.append(track.moods.map(tags.number));
+    instrumentsOf.append(track.instruments.map(tags.number));
+    const sequence = trigrams(track.names).map(trigramNumbers.number);
+    nameTrigramsOf.append(sequence);
+    for (const t of new Set(sequence)) (trigramDocs[t] ??= []).push(doc);
     const parsed = parseTsvector(track.document);
-    lengths.push(parsed.length);
+    normalisers.push(lengthNormaliser(parsed.length));
     for (const { lexeme, weights } of parsed.lexemes) {
       let list = postings.get(lexeme);
       if (!list) {
-        list = { docs: [], contributions: [] };
-        postings.set(lexeme, list);
+        postings.set(lexeme, (list = { docs: [], contributions: [] }));
         vocabulary = null;
       }
       list.docs.push(doc);
       list.contributions.push(lexemeContribution(weights));
     }
-    for (const t of new Set(trigrams(track.names))) {
-      let list = trigramDocs.get(t);
-      if (!list) trigramDocs.set(t, (list = []));
-      list.push(doc);
-    }
-    grow();
-  }
-
-  function sortedVocabulary(): string[] {
-    vocabulary ??= [...postings.keys()].sort();
-    return vocabulary;
+    growScratch();
   }
 
   function firstAtOrAfter(sorted: string[], key: string): number {
@@ -116,56 +170,98 @@ export function createSearchIndex(): SearchIndex {
     return lo;
   }
 
-  function passes(doc: number, f: SearchFilters): boolean {
-    const t = fields[doc];
-    if (f.genres && (t.genre === null || !f.genres.includes(t.genre))) return false;
-    if (f.moods && !t.moods.some((m) => f.moods!.includes(m))) return false;
-    if (f.instruments && !t.instruments.some((i) => f.instruments!.includes(i))) return false;
-    if (f.has_vocals !== undefined && t.has_vocals !== f.has_vocals) return false;
-    // bpm is a real column: compared as floats, as PostgreSQL does.
-    if (f.min_bpm !== undefined && (t.bpm === null || Math.fround(t.bpm) < Math.fround(f.min_bpm))) return false;
-    if (f.max_bpm !== undefined && (t.bpm === null || Math.fround(t.bpm) > Math.fround(f.max_bpm))) return false;
-    if (f.energy_level && t.energy_level !== f.energy_level) return false;
-    return true;
+  function anyAccepted(column: ReturnType<typeof createListColumn>, doc: number, set: Uint8Array): boolean {
+    for (let i = column.start[doc]; i < column.start[doc + 1]; i++) if (set[column.values[i]]) return true;
+    return false;
   }
 
-  function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number) {
-    const touched: number[] = [];
-    // Full text: every query term is a prefix; terms in sorted order, as ts_rank sums them.
-    const vocab = sortedVocabulary();
+  /** Every filter as a test of document numbers. */
+  function compileFilters(f: SearchFilters): (doc: number) => boolean {
+    const genreSet = accepted(f.genres, genres);
+    const moodSet = accepted(f.moods, tags);
+    const instrumentSet = accepted(f.instruments, tags);
+    const vocals = f.has_vocals === undefined ? null : f.has_vocals ? 1 : 0;
+    const minBpm = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
+    const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
+    const anyBpm = f.min_bpm === undefined && f.max_bpm === undefined;
+    const energy = f.energy_level ? ENERGY.indexOf(f.energy_level) : null;
+    return (doc) =>
+      (genreSet === null || (genreOf[doc] >= 0 && genreSet[genreOf[doc]] === 1)) &&
+      (energy === null || energyOf[doc] === energy) &&
+      (vocals === null || vocalsOf[doc] === vocals) &&
+      (anyBpm || (bpmOf[doc] >= minBpm && bpmOf[doc] <= maxBpm)) && // NaN fails both
+      (moodSet === null || anyAccepted(moodsOf, doc, moodSet)) &&
+      (instrumentSet === null || anyAccepted(instrumentsOf, doc, instrumentSet));
+  }
+
+  /** Adds every term's postings into sums. */
+  function sumTerms(terms: string[]) {
+    vocabulary ??= [...postings.keys()].sort();
+    const vocab = vocabulary;
+    // Every query term is a prefix; terms in sorted order, as ts_rank sums them.
     for (const term of [...terms].sort()) {
       for (let v = firstAtOrAfter(vocab, term); v < vocab.length && vocab[v].startsWith(term); v++) {
         const list = postings.get(vocab[v])!;
         for (let n = 0; n < list.docs.length; n++) {
           const doc = list.docs[n];
-          if (sums[doc] === 0) touched.push(doc);
           sums[doc] = addContribution(sums[doc], list.contributions[n]);
         }
       }
     }
-    // Names: only a track with at least 60% of the query's trigrams can reach the threshold.
-    if (nameTrigrams.size > 0) {
-      const counted: number[] = [];
-      for (const t of nameTrigrams) {
-        for (const doc of trigramDocs.get(t) ?? []) if (trigramCounts[doc]++ === 0) counted.push(doc);
-      }
-      const needed = WORD_SIMILARITY_THRESHOLD * nameTrigrams.size - 1e-6;
-      for (const doc of counted) {
-        if (trigramCounts[doc] >= needed && alive[doc]) {
-          const similarity = wordSimilarity(nameTrigrams, names[doc]);
-          if (similarity >= WORD_SIMILARITY_THRESHOLD) {
-            if (sums[doc] === 0) touched.push(doc);
-            similarities[doc] = similarity;
+  }
+
+  /**
+   * Word similarity of every name that reaches the threshold. A name needs at least 60% of the
+   * query's trigrams to, so it has one of the rarest (all but 60%, plus one) of them: only names
+   * on those trigrams' lists are candidates, and each is counted on its own short sequence.
+   */
+  function matchNames(nameTrigrams: Set<string>) {
+    const queryDistinct = nameTrigrams.size;
+    const needed = WORD_SIMILARITY_THRESHOLD * queryDistinct - 1e-6;
+    const lists = [...nameTrigrams].map((t) => {
+      const n = trigramNumbers.find(t);
+      return n === undefined ? { n: -1, docs: [] as number[] } : { n, docs: trigramDocs[n] ?? [] };
+    });
+    lists.sort((a, b) => a.docs.length - b.docs.length);
+    for (const { n } of lists) if (n >= 0) inQuery[n] = 1;
+    const { start, values } = nameTrigramsOf;
+    const rarest = queryDistinct - Math.ceil(needed) + 1;
+    for (let l = 0; l < rarest && l < lists.length; l++) {
+      for (const doc of lists[l].docs) {
+        if (seen[doc] || !alive[doc]) continue;
+        seen[doc] = 1;
+        candidates.push(doc);
+        let shared = 0;
+        for (let i = start[doc]; i < start[doc + 1]; i++) {
+          const t = values[i];
+          if (inQuery[t] === 1) {
+            inQuery[t] = 2; // counted once per name
+            shared++;
           }
         }
-        trigramCounts[doc] = 0;
+        for (let i = start[doc]; i < start[doc + 1]; i++) if (inQuery[values[i]] === 2) inQuery[values[i]] = 1;
+        if (shared < needed) continue;
+        const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
+        if (similarity >= WORD_SIMILARITY_THRESHOLD) similarities[doc] = similarity;
       }
     }
+    for (const doc of candidates) seen[doc] = 0;
+    candidates.length = 0;
+    for (const { n } of lists) if (n >= 0) inQuery[n] = 0;
+  }
+
+  function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number) {
+    sumTerms(terms);
+    if (nameTrigrams.size > 0) matchNames(nameTrigrams);
+    const passes = compileFilters(filters);
     const best = createTopK(want, (a, b) => ids[a] < ids[b]);
     let total = 0;
-    for (const doc of touched) {
-      if (alive[doc] && passes(doc, filters)) {
-        const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, lengths[doc]);
+    // One pass over every document in order: the columns are read front to back, which costs
+    // less than visiting the matches in the scattered order the postings found them.
+    for (let doc = 0; doc < ids.length; doc++) {
+      if (sums[doc] === 0 && similarities[doc] === 0) continue;
+      if (alive[doc] && passes(doc)) {
+        const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normalisers[doc]);
         best.offer(doc, rank + 0.5 * similarities[doc]);
         total++;
       }

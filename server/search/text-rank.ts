@@ -86,8 +86,12 @@ export function addContribution(sum: number, contribution: number): number {
   return f32(sum + contribution);
 }
 
-/** The final rank from the summed contributions: divided by the number of terms and log2(length + 1). */
-export function finishRank(sum: number, terms: number, documentLength: number): number {
-  const perTerm = f32(sum / terms);
-  return f32(perTerm / (Math.log(documentLength + 1) / Math.log(2)));
+/** ts_rank's length normalisation (method 1) of a document: log2(length + 1), computed once per document. */
+export function lengthNormaliser(documentLength: number): number {
+  return Math.log(documentLength + 1) / Math.log(2);
+}
+
+/** The final rank from the summed contributions: divided by the number of terms and the length normaliser. */
+export function finishRank(sum: number, terms: number, normaliser: number): number {
+  return f32(f32(sum / terms) / normaliser);
 }

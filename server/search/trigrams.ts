@@ -32,27 +32,34 @@ function similarity(shared: number, queryDistinct: number, stretchDistinct: numb
 
 /** word_similarity(query, text): the query's trigrams against the best stretch of the text's. */
 export function wordSimilarity(query: Set<string>, text: string): number {
-  const queryDistinct = query.size;
-  // Each text trigram as a dense number, and whether the query has it.
+  // Number the text's distinct trigrams densely, and note which the query has.
   const numberOf = new Map<string, number>();
-  const inQuery: boolean[] = [];
+  const inQuery: number[] = [];
   const sequence = trigrams(text).map((t) => {
     let n = numberOf.get(t);
     if (n === undefined) {
       n = inQuery.length;
       numberOf.set(t, n);
-      inQuery.push(query.has(t));
+      inQuery.push(query.has(t) ? 1 : 0);
     }
     return n;
   });
-  // iterate_word_similarity: extend the stretch to each shared trigram, then try moving its start
-  // right while that raises the similarity; lastAt remembers each trigram's last place in it.
-  const lastAt = new Int32Array(inQuery.length).fill(-1);
+  return sequenceSimilarity(sequence, 0, sequence.length, inQuery, query.size, new Int32Array(inQuery.length).fill(-1));
+}
+
+/**
+ * iterate_word_similarity over a text given as trigram numbers sequence[from..to): extend the
+ * stretch to each trigram the query has, then try moving its start right while that raises the
+ * similarity. inQuery[n] is 1 when the query has trigram n; queryDistinct counts the query's
+ * distinct trigrams. lastAt (indexed by trigram number) must be -1 for the text's trigrams on entry
+ * and is left so, which lets an index reuse one scratch array for every text.
+ */
+export function sequenceSimilarity(sequence: ArrayLike<number>, from: number, to: number, inQuery: ArrayLike<number>, queryDistinct: number, lastAt: Int32Array): number {
   let best = 0;
   let lower = -1;
   let distinct = 0;
   let shared = 0;
-  for (let i = 0; i < sequence.length; i++) {
+  for (let i = from; i < to; i++) {
     const t = sequence[i];
     if (lower >= 0 || inQuery[t]) {
       if (lastAt[t] < 0) {
@@ -90,5 +97,6 @@ export function wordSimilarity(query: Set<string>, text: string): number {
       if (lastAt[s] === start) lastAt[s] = -1;
     }
   }
+  for (let i = from; i < to; i++) lastAt[sequence[i]] = -1;
   return best;
 }
