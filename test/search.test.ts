@@ -9,6 +9,7 @@ import { API, call } from './support/http.ts';
 import { drumPattern } from './support/synth.ts';
 import { mp3Of } from './support/audio.ts';
 import { ingestFolder } from '../catalog/ingest.ts';
+import { hashApiKey } from '../server/auth/api-keys.ts';
 
 let server: TestServer;
 let key: string;
@@ -146,4 +147,20 @@ test('one credit per search, exact credits_remaining; intent needs a paid plan; 
   const preview = await fetch(track.preview_url);
   assert.equal(preview.status, 200);
   assert.equal(preview.headers.get('content-type'), 'audio/mpeg');
+});
+
+test('searches are charged after they are worked out: 20 concurrent on 5 credits give exactly 5 results and 15 402s', async () => {
+  const poor = await server.newKey('pro');
+  const sql = server.service.database.sql;
+  await sql`UPDATE api_keys SET credits = 5 WHERE key_hash = ${hashApiKey(poor)}`;
+  const responses = await Promise.all(Array.from({ length: 20 }, () => search({ query: 'calm piano' }, poor)));
+  const ok = responses.filter((r) => r.status === 200);
+  assert.equal(ok.length, 5, `statuses ${responses.map((r) => r.status)}`);
+  assert.deepEqual(ok.map((r) => r.body.credits_remaining).sort(), [0, 1, 2, 3, 4]);
+  assert.ok(ok.every((r) => Number(r.headers.get('x-credits-remaining')) === r.body.credits_remaining));
+  const refused = responses.filter((r) => r.status === 402);
+  assert.equal(refused.length, 15);
+  assert.ok(refused.every((r) => r.body.code === 'insufficient_credits' && r.body.tracks === undefined));
+  const [{ credits }] = await sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(poor)}`;
+  assert.equal(credits, 0);
 });

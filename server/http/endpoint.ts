@@ -1,6 +1,8 @@
 // The pipeline every API endpoint runs through, in order:
 //   admit (auth + rate limit) -> body -> reserve credits -> route -> commit or refund -> write -> usage.
 // Credits are committed before the success status is written and refunded on any failure or abort.
+// A reply that can exist before its charge (a cache hit, a read-only answer) skips the reservation:
+//   admit -> body -> reply -> charge (one batched statement) -> write -> usage.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
@@ -44,7 +46,14 @@ export interface Endpoint {
    * nothing can fail between taking the credit and making the reply.
    */
   ready?(ctx: RouteContext): Reply | undefined;
-  handle(ctx: RouteContext): Promise<Reply>;
+  /**
+   * For a read-only endpoint (search): works out the answer before any credit is taken, then it
+   * is charged by one statement, as a `ready` reply is, and the reply is made with the balance
+   * after the charge. Nothing was taken before the work, so nothing needs giving back.
+   */
+  answer?(ctx: RouteContext): Promise<(creditsRemaining: number) => Reply>;
+  /** Reserve credits, do the work, commit or refund: for work that writes or can fail late. */
+  handle?(ctx: RouteContext): Promise<Reply>;
 }
 
 export interface EndpointDeps {
@@ -135,6 +144,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   }
 
   let reservation: Reservation | undefined;
+  let makeReady: ((credits: number) => Reply) | undefined; // a reply that exists before its charge
   let readyReply: Reply | undefined;
   let credits = admission.credits;
   let reply!: Reply;
@@ -149,10 +159,13 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       },
     };
     if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
-    readyReply = endpoint.ready?.(ctx);
-    if (readyReply) {
-      reply = readyReply;
+    const cached = endpoint.ready?.(ctx);
+    if (cached) makeReady = () => cached;
+    else if (endpoint.answer) makeReady = await endpoint.answer(ctx);
+    if (makeReady) {
+      reply = readyReply = makeReady(credits);
     } else {
+      if (!endpoint.handle) throw new Error(`${endpoint.name} has neither answer nor handle`);
       if (endpoint.cost > 0) {
         reservation = await reserveCredits(deps.relaxedSql, admission.keyId, endpoint.cost);
         if (!reservation) throw insufficientCredits(admission.credits, endpoint.cost);
@@ -179,6 +192,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
         charged = endpoint.cost;
         credits = balance;
         deps.admitter.noteCredits(admission.keyId, credits);
+        reply = makeReady!(credits);
       }
     } catch (err) {
       reply = failure(deps, requestId, err);

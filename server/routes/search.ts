@@ -25,26 +25,28 @@ export function searchEndpoint(deps: { sql: Sql; index: LiveSearchIndex; secret:
       }
       return request;
     },
-    async handle({ prepared, creditsRemaining, admission }) {
+    // Search only reads, so it is worked out first and charged after (see Endpoint.answer).
+    async answer({ prepared, admission }) {
       const request = prepared as SearchRequest;
       const useIntent = request.intent ?? admission.intentExtraction;
       let intent: (Intent & { applied: 'filters' | 'none' }) | null = null;
       let result;
       if (useIntent) {
         const extracted = extractIntent(request.query);
-        result = await searchTracks(deps.sql, deps.index, { ...request, filters: mergeFilters(request.filters, extracted) });
+        result = await searchTracks(deps.index, { ...request, filters: mergeFilters(request.filters, extracted) });
         intent = { ...extracted, applied: 'filters' };
         if (result.total === 0 && extracted.matched.length > 0) {
-          result = await searchTracks(deps.sql, deps.index, request);
+          result = await searchTracks(deps.index, request);
           intent.applied = 'none';
         }
       } else {
-        result = await searchTracks(deps.sql, deps.index, request);
+        result = await searchTracks(deps.index, request);
       }
       const { tracks, total } = result;
       const base = deps.baseUrl();
-      return jsonReply({
-        tracks: tracks.map(({ score, ...track }) => ({ ...track, preview_url: signedPreviewUrl(base, deps.secret, track.id) })),
+      const shown = tracks.map((track) => ({ ...track, preview_url: signedPreviewUrl(base, deps.secret, track.id) }));
+      return (creditsRemaining) => jsonReply({
+        tracks: shown,
         credits_remaining: creditsRemaining,
         total_count: total,
         offset: request.offset,

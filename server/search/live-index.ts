@@ -6,6 +6,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
+import type { TrackSummary } from './query.ts';
 
 const FETCH_BATCH = 2000;
 const MAX_QUERY_WORDS = 32;
@@ -17,6 +18,8 @@ export interface LiveSearchIndex {
   revision(): number;
   /** Reads what changed since; concurrent callers share one read. */
   catchUp(): Promise<void>;
+  /** The newest revision in the database (one cheap index probe). */
+  newestRevision(): Promise<number>;
   /** The query's search terms: PostgreSQL's English lexemes of its words, unique. */
   terms(query: string): Promise<string[]>;
 }
@@ -26,17 +29,26 @@ export function queryWords(query: string): string[] {
   return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_QUERY_WORDS);
 }
 
+type ChangedRow = Omit<IndexedTrack, 'summary'> & Omit<TrackSummary, 'preview_url'> & { search_revision: number };
+
 async function readChanges(sql: Sql, index: SearchIndex, after: number): Promise<number> {
   let revision = after;
-  const cursor = sql<(IndexedTrack & { search_revision: string })[]>`
+  const cursor = sql<ChangedRow[]>`
     SELECT id, search_document::text AS document, search_names AS names, genre, moods, instruments, has_vocals, bpm,
-           energy_level, removed_at IS NOT NULL AS removed, search_revision
+           energy_level, removed_at IS NOT NULL AS removed, search_revision,
+           title, artist, duration_seconds, key, subgenres, peak_seconds
       FROM tracks WHERE search_revision > ${after} ORDER BY search_revision`.cursor(FETCH_BATCH);
   for await (const rows of cursor) {
-    for (const row of rows) index.upsert(row);
-    revision = Number(rows[rows.length - 1].search_revision);
+    for (const row of rows) index.upsert({ ...row, summary: JSON.stringify(summaryOf(row)) });
+    revision = rows[rows.length - 1].search_revision;
   }
   return revision;
+}
+
+/** The spec's track fields (2.1) plus peak_seconds, in the order responses list them. */
+function summaryOf(row: ChangedRow): Omit<TrackSummary, 'preview_url'> {
+  const { id, title, artist, duration_seconds, bpm, key, genre, subgenres, moods, has_vocals, energy_level, instruments, peak_seconds } = row;
+  return { id, title, artist, duration_seconds, bpm, key, genre, subgenres, moods, has_vocals, energy_level, instruments, peak_seconds };
 }
 
 export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
@@ -74,6 +86,10 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     },
     revision: () => revision,
     catchUp,
+    async newestRevision() {
+      const [row] = await sql<{ revision: number }[]>`SELECT coalesce(max(search_revision), 0) AS revision FROM tracks`.execute();
+      return row.revision;
+    },
     async terms(query) {
       const words = queryWords(query);
       const missing = words.filter((w) => !lexemesOf.has(w));

@@ -1,12 +1,13 @@
 // A search: full-text relevance (PostgreSQL's weighted tsvector and ts_rank, OR of the query's
 // words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
-// ordered by score, ties by id. Scoring runs in the in-memory index; rows come from PostgreSQL.
+// ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
 import type { Sql } from '../db/connect.ts';
 import type { SearchRequest } from './validate.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import { queryTrigrams } from './trigrams.ts';
 
-export interface TrackResult {
+/** A track as search results show it: the spec's fields (2.1) plus peak_seconds and preview_url. */
+export interface TrackSummary {
   id: string;
   title: string;
   artist: string;
@@ -20,37 +21,26 @@ export interface TrackResult {
   energy_level: string | null;
   instruments: string[];
   peak_seconds: number;
-  score: number;
+  preview_url: string;
 }
 
 /**
- * Ranks in the in-memory index (see search-index.ts), then reads the page's rows from PostgreSQL,
- * together with the newest search revision: if the catalog changed since the index last read it,
- * the index catches up and the search runs again, so a search never misses a committed change.
+ * Ranks in the in-memory index (see search-index.ts). The newest search revision is read from
+ * PostgreSQL while the index works; if the catalog changed since the index last read it, the index
+ * catches up and the search runs again, so a search never misses a change committed before it.
  */
-export async function searchTracks(sql: Sql, live: LiveSearchIndex, request: SearchRequest): Promise<{ tracks: TrackResult[]; total: number }> {
+export async function searchTracks(live: LiveSearchIndex, request: SearchRequest): Promise<{ tracks: Omit<TrackSummary, 'preview_url'>[]; total: number }> {
   const terms = await live.terms(request.query);
   const nameTrigrams = queryTrigrams(request.query);
-  for (let attempt = 0; ; attempt++) {
-    const index = await live.current();
-    const { total, top } = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
-    const page = top.slice(request.offset);
-    const rows = await sql<(Omit<TrackResult, 'score'> & { revision: string })[]>`
-      SELECT r.revision, t.id, t.title, t.artist, t.duration_seconds, t.bpm, t.key, t.genre, t.subgenres, t.moods,
-             t.has_vocals, t.energy_level, t.instruments, t.peak_seconds
-        FROM (SELECT coalesce(max(search_revision), 0) AS revision FROM tracks) r
-        LEFT JOIN tracks t ON t.id = ANY(${page.map((p) => p.id)}::text[]) AND t.removed_at IS NULL`;
-    if (Number(rows[0].revision) > live.revision() && attempt === 0) {
-      await live.catchUp();
-      continue;
-    }
-    const byId = new Map(rows.filter((r) => r.id !== null).map(({ revision: _revision, ...track }) => [track.id, track]));
-    const tracks = page.flatMap(({ id, score }) => {
-      const track = byId.get(id);
-      return track ? [{ ...track, score }] : [];
-    });
-    return { tracks, total };
+  const newest = live.newestRevision();
+  let index = await live.current();
+  let found = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
+  if ((await newest) > live.revision()) {
+    await live.catchUp();
+    index = await live.current();
+    found = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
   }
+  return { tracks: found.top.slice(request.offset).map((t) => JSON.parse(t.summary)), total: found.total };
 }
 
 /** Mood and instrument values used by the catalog (beyond the spec's lists), refreshed each minute. */

@@ -24,11 +24,14 @@ export interface IndexedTrack {
   bpm: number | null;
   energy_level: string | null;
   removed: boolean;
+  /** The track as a search result shows it, as JSON: kept as one string, which the GC need not trace. */
+  summary: string;
 }
 
 export interface RankedTrack {
   id: string;
   score: number;
+  summary: string;
 }
 
 export interface SearchIndex {
@@ -87,6 +90,7 @@ const ENERGY = ['low', 'medium', 'high'];
 
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
+  const summaries: string[] = [];
   const alive: boolean[] = [];
   const normalisers: number[] = []; // of the tsvector's length, for ts_rank
   const genres = createNumbering();
@@ -134,6 +138,7 @@ export function createSearchIndex(): SearchIndex {
     if (track.removed) return;
     const doc = ids.length;
     ids.push(track.id);
+    summaries.push(track.summary);
     alive.push(true);
     docOf.set(track.id, doc);
     genreOf.push(track.genre === null ? -1 : genres.number(track.genre));
@@ -268,7 +273,7 @@ export function createSearchIndex(): SearchIndex {
       sums[doc] = 0;
       similarities[doc] = 0;
     }
-    return { total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score })) };
+    return { total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })) };
   }
 
   return { upsert, search, live: () => docOf.size, dead: () => deadCount };
