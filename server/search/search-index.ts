@@ -10,6 +10,7 @@
 import type { SearchFilters } from './validate.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
+import { column, float32, float64, int32, int8, push, uint8, type Column } from './typed-column.ts';
 
 export interface IndexedTrack {
   id: string;
@@ -43,8 +44,8 @@ export interface SearchIndex {
 }
 
 interface Postings {
-  docs: number[];
-  contributions: number[];
+  docs: Column<Int32Array>;
+  contributions: Column<Float64Array>;
 }
 
 /** Strings numbered in order of first sight. */
@@ -63,14 +64,15 @@ function createNumbering() {
 
 /** A list per document, stored flat: document d's values are values[start[d] .. start[d + 1]). */
 function createListColumn() {
-  const start = [0];
-  const values: number[] = [];
+  const start = column(int32);
+  const values = column(int32);
+  push(start, 0);
   return {
     start,
     values,
     append(list: number[]) {
-      values.push(...list);
-      start.push(values.length);
+      for (const v of list) push(values, v);
+      push(start, values.length);
     },
   };
 }
@@ -91,28 +93,27 @@ const ENERGY = ['low', 'medium', 'high'];
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
   const summaries: string[] = [];
-  const alive: boolean[] = [];
-  const normalisers: number[] = []; // of the tsvector's length, for ts_rank
+  const alive = column(uint8);
+  const normalisers = column(float64); // of the tsvector's length, for ts_rank
   const genres = createNumbering();
   const tags = createNumbering(); // moods and instruments share one numbering
-  const genreOf: number[] = []; // -1: none
-  const energyOf: number[] = []; // index in ENERGY, -1: none
-  const vocalsOf: number[] = []; // 1, 0, -1: unknown
-  const bpmOf: number[] = []; // as float (the column is real); NaN: none
+  const genreOf = column(int32); // -1: none
+  const energyOf = column(int8); // index in ENERGY, -1: none
+  const vocalsOf = column(int8); // 1, 0, -1: unknown
+  const bpmOf = column(float32); // the column is real; NaN: none
   const moodsOf = createListColumn();
   const instrumentsOf = createListColumn();
   const nameTrigramsOf = createListColumn();
   const docOf = new Map<string, number>();
   const postings = new Map<string, Postings>();
   const trigramNumbers = createNumbering();
-  const trigramDocs: number[][] = [];
+  const trigramDocs: Column<Int32Array>[] = [];
   let vocabulary: string[] | null = null; // sorted lexemes; null when a new one arrived
   let deadCount = 0;
   // Scratch space of one search, zeroed again after use (searches run one at a time on this thread).
   let sums = new Float64Array(1024);
   let similarities = new Float64Array(1024);
-  let seen = new Uint8Array(1024);
-  const candidates: number[] = [];
+  let sharedCounts = new Uint16Array(1024); // query trigrams each name has
   let inQuery = new Uint8Array(1024);
   let lastAt = new Int32Array(1024).fill(-1);
 
@@ -120,7 +121,7 @@ export function createSearchIndex(): SearchIndex {
     if (ids.length > sums.length) {
       sums = new Float64Array(sums.length * 2);
       similarities = new Float64Array(sums.length);
-      seen = new Uint8Array(sums.length);
+      sharedCounts = new Uint16Array(sums.length);
     }
     if (trigramNumbers.size() > inQuery.length) {
       inQuery = new Uint8Array(Math.max(inQuery.length * 2, trigramNumbers.size()));
@@ -131,7 +132,7 @@ export function createSearchIndex(): SearchIndex {
   function upsert(track: IndexedTrack) {
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
-      alive[previous] = false;
+      alive.data[previous] = 0;
       deadCount++;
       docOf.delete(track.id);
     }
@@ -139,27 +140,27 @@ export function createSearchIndex(): SearchIndex {
     const doc = ids.length;
     ids.push(track.id);
     summaries.push(track.summary);
-    alive.push(true);
+    push(alive, 1);
     docOf.set(track.id, doc);
-    genreOf.push(track.genre === null ? -1 : genres.number(track.genre));
-    energyOf.push(track.energy_level === null ? -1 : ENERGY.indexOf(track.energy_level));
-    vocalsOf.push(track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
-    bpmOf.push(track.bpm === null ? NaN : Math.fround(track.bpm));
+    push(genreOf, track.genre === null ? -1 : genres.number(track.genre));
+    push(energyOf, track.energy_level === null ? -1 : ENERGY.indexOf(track.energy_level));
+    push(vocalsOf, track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
+    push(bpmOf, track.bpm === null ? NaN : track.bpm);
     moodsOf.append(track.moods.map(tags.number));
     instrumentsOf.append(track.instruments.map(tags.number));
     const sequence = trigrams(track.names).map(trigramNumbers.number);
     nameTrigramsOf.append(sequence);
-    for (const t of new Set(sequence)) (trigramDocs[t] ??= []).push(doc);
+    for (const t of new Set(sequence)) push((trigramDocs[t] ??= column(int32, 4)), doc);
     const parsed = parseTsvector(track.document);
-    normalisers.push(lengthNormaliser(parsed.length));
+    push(normalisers, lengthNormaliser(parsed.length));
     for (const { lexeme, weights } of parsed.lexemes) {
       let list = postings.get(lexeme);
       if (!list) {
-        postings.set(lexeme, (list = { docs: [], contributions: [] }));
+        postings.set(lexeme, (list = { docs: column(int32, 4), contributions: column(float64, 4) }));
         vocabulary = null;
       }
-      list.docs.push(doc);
-      list.contributions.push(lexemeContribution(weights));
+      push(list.docs, doc);
+      push(list.contributions, lexemeContribution(weights));
     }
     growScratch();
   }
@@ -175,8 +176,10 @@ export function createSearchIndex(): SearchIndex {
     return lo;
   }
 
-  function anyAccepted(column: ReturnType<typeof createListColumn>, doc: number, set: Uint8Array): boolean {
-    for (let i = column.start[doc]; i < column.start[doc + 1]; i++) if (set[column.values[i]]) return true;
+  function anyAccepted(list: ReturnType<typeof createListColumn>, doc: number, set: Uint8Array): boolean {
+    const start = list.start.data;
+    const values = list.values.data;
+    for (let i = start[doc]; i < start[doc + 1]; i++) if (set[values[i]]) return true;
     return false;
   }
 
@@ -190,11 +193,15 @@ export function createSearchIndex(): SearchIndex {
     const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
     const anyBpm = f.min_bpm === undefined && f.max_bpm === undefined;
     const energy = f.energy_level ? ENERGY.indexOf(f.energy_level) : null;
+    const genre = genreOf.data;
+    const energies = energyOf.data;
+    const vocal = vocalsOf.data;
+    const bpm = bpmOf.data;
     return (doc) =>
-      (genreSet === null || (genreOf[doc] >= 0 && genreSet[genreOf[doc]] === 1)) &&
-      (energy === null || energyOf[doc] === energy) &&
-      (vocals === null || vocalsOf[doc] === vocals) &&
-      (anyBpm || (bpmOf[doc] >= minBpm && bpmOf[doc] <= maxBpm)) && // NaN fails both
+      (genreSet === null || (genre[doc] >= 0 && genreSet[genre[doc]] === 1)) &&
+      (energy === null || energies[doc] === energy) &&
+      (vocals === null || vocal[doc] === vocals) &&
+      (anyBpm || (bpm[doc] >= minBpm && bpm[doc] <= maxBpm)) && // NaN fails both
       (moodSet === null || anyAccepted(moodsOf, doc, moodSet)) &&
       (instrumentSet === null || anyAccepted(instrumentsOf, doc, instrumentSet));
   }
@@ -207,9 +214,11 @@ export function createSearchIndex(): SearchIndex {
     for (const term of [...terms].sort()) {
       for (let v = firstAtOrAfter(vocab, term); v < vocab.length && vocab[v].startsWith(term); v++) {
         const list = postings.get(vocab[v])!;
+        const docs = list.docs.data;
+        const contributions = list.contributions.data;
         for (let n = 0; n < list.docs.length; n++) {
-          const doc = list.docs[n];
-          sums[doc] = addContribution(sums[doc], list.contributions[n]);
+          const doc = docs[n];
+          sums[doc] = addContribution(sums[doc], contributions[n]);
         }
       }
     }
@@ -217,41 +226,44 @@ export function createSearchIndex(): SearchIndex {
 
   /**
    * Word similarity of every name that reaches the threshold. A name needs at least 60% of the
-   * query's trigrams to, so it has one of the rarest (all but 60%, plus one) of them: only names
-   * on those trigrams' lists are candidates, and each is counted on its own short sequence.
+   * query's trigrams to, so it is on at least one of the rarest (all but 60%, plus one) trigrams'
+   * lists: those lists give the candidates, the other lists only add to the candidates' counts,
+   * and only a candidate with enough shared trigrams gets the exact (quadratic) computation.
    */
   function matchNames(nameTrigrams: Set<string>) {
     const queryDistinct = nameTrigrams.size;
     const needed = WORD_SIMILARITY_THRESHOLD * queryDistinct - 1e-6;
     const lists = [...nameTrigrams].map((t) => {
       const n = trigramNumbers.find(t);
-      return n === undefined ? { n: -1, docs: [] as number[] } : { n, docs: trigramDocs[n] ?? [] };
+      const docs = n === undefined ? undefined : trigramDocs[n];
+      return { n: n ?? -1, docs: docs ? docs.data.subarray(0, docs.length) : new Int32Array(0) };
     });
     lists.sort((a, b) => a.docs.length - b.docs.length);
-    for (const { n } of lists) if (n >= 0) inQuery[n] = 1;
-    const { start, values } = nameTrigramsOf;
     const rarest = queryDistinct - Math.ceil(needed) + 1;
-    for (let l = 0; l < rarest && l < lists.length; l++) {
-      for (const doc of lists[l].docs) {
-        if (seen[doc] || !alive[doc]) continue;
-        seen[doc] = 1;
-        candidates.push(doc);
-        let shared = 0;
-        for (let i = start[doc]; i < start[doc + 1]; i++) {
-          const t = values[i];
-          if (inQuery[t] === 1) {
-            inQuery[t] = 2; // counted once per name
-            shared++;
-          }
+    const live = alive.data;
+    const counts = sharedCounts;
+    const candidates: number[] = [];
+    for (let l = 0; l < lists.length; l++) {
+      const docs = lists[l].docs;
+      if (l < rarest) {
+        for (let d = 0; d < docs.length; d++) {
+          const doc = docs[d];
+          if (live[doc] && counts[doc]++ === 0) candidates.push(doc);
         }
-        for (let i = start[doc]; i < start[doc + 1]; i++) if (inQuery[values[i]] === 2) inQuery[values[i]] = 1;
-        if (shared < needed) continue;
+      } else {
+        for (let d = 0; d < docs.length; d++) if (counts[docs[d]] !== 0) counts[docs[d]]++;
+      }
+    }
+    for (const { n } of lists) if (n >= 0) inQuery[n] = 1;
+    const start = nameTrigramsOf.start.data;
+    const values = nameTrigramsOf.values.data;
+    for (const doc of candidates) {
+      if (counts[doc] >= needed) {
         const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
         if (similarity >= WORD_SIMILARITY_THRESHOLD) similarities[doc] = similarity;
       }
+      counts[doc] = 0;
     }
-    for (const doc of candidates) seen[doc] = 0;
-    candidates.length = 0;
     for (const { n } of lists) if (n >= 0) inQuery[n] = 0;
   }
 
@@ -261,12 +273,14 @@ export function createSearchIndex(): SearchIndex {
     const passes = compileFilters(filters);
     const best = createTopK(want, (a, b) => ids[a] < ids[b]);
     let total = 0;
+    const live = alive.data;
+    const normaliser = normalisers.data;
     // One pass over every document in order: the columns are read front to back, which costs
     // less than visiting the matches in the scattered order the postings found them.
     for (let doc = 0; doc < ids.length; doc++) {
       if (sums[doc] === 0 && similarities[doc] === 0) continue;
-      if (alive[doc] && passes(doc)) {
-        const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normalisers[doc]);
+      if (live[doc] && passes(doc)) {
+        const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normaliser[doc]);
         best.offer(doc, rank + 0.5 * similarities[doc]);
         total++;
       }
