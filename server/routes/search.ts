@@ -32,15 +32,19 @@ export function searchEndpoint(deps: { sql: Sql; index: LiveSearchIndex; secret:
       let intent: (Intent & { applied: 'filters' | 'none' }) | null = null;
       let result;
       if (useIntent) {
+        // The inferred filters, and the fallback without them, come from one scoring pass.
         const extracted = extractIntent(request.query);
-        result = await searchTracks(deps.index, { ...request, filters: mergeFilters(request.filters, extracted) });
+        const inferred = extracted.matched.length > 0;
+        const filterSets = [mergeFilters(request.filters, extracted), ...(inferred ? [request.filters] : [])];
+        const [filtered, plain] = await searchTracks(deps.index, request, filterSets);
         intent = { ...extracted, applied: 'filters' };
-        if (result.total === 0 && extracted.matched.length > 0) {
-          result = await searchTracks(deps.index, request);
+        result = filtered;
+        if (filtered.total === 0 && inferred) {
+          result = plain;
           intent.applied = 'none';
         }
       } else {
-        result = await searchTracks(deps.index, request);
+        [result] = await searchTracks(deps.index, request, [request.filters]);
       }
       const { tracks, total } = result;
       const base = deps.baseUrl();

@@ -2,7 +2,7 @@
 // words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
 // ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
 import type { Sql } from '../db/connect.ts';
-import type { SearchRequest } from './validate.ts';
+import type { SearchFilters, SearchRequest } from './validate.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import { queryTrigrams } from './trigrams.ts';
 
@@ -25,22 +25,28 @@ export interface TrackSummary {
 }
 
 /**
- * Ranks in the in-memory index (see search-index.ts). The newest search revision is read from
- * PostgreSQL while the index works; if the catalog changed since the index last read it, the index
- * catches up and the search runs again, so a search never misses a change committed before it.
+ * Ranks in the in-memory index (see search-index.ts), once for each set of filters (one scoring
+ * pass serves them all). The newest search revision is read from PostgreSQL while the index
+ * works; if the catalog changed since the index last read it, the index catches up and the search
+ * runs again, so a search never misses a change committed before it.
  */
-export async function searchTracks(live: LiveSearchIndex, request: SearchRequest): Promise<{ tracks: Omit<TrackSummary, 'preview_url'>[]; total: number }> {
+export async function searchTracks(live: LiveSearchIndex, request: SearchRequest, filterSets: SearchFilters[]): Promise<SearchResult[]> {
   const terms = await live.terms(request.query);
   const nameTrigrams = queryTrigrams(request.query);
   const newest = live.newestRevision();
   let index = await live.current();
-  let found = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
+  let found = index.search(terms, nameTrigrams, filterSets, request.offset + request.limit);
   if ((await newest) > live.revision()) {
     await live.catchUp();
     index = await live.current();
-    found = index.search(terms, nameTrigrams, request.filters, request.offset + request.limit);
+    found = index.search(terms, nameTrigrams, filterSets, request.offset + request.limit);
   }
-  return { tracks: found.top.slice(request.offset).map((t) => JSON.parse(t.summary)), total: found.total };
+  return found.map(({ top, total }) => ({ tracks: top.slice(request.offset).map((t) => JSON.parse(t.summary)), total }));
+}
+
+export interface SearchResult {
+  tracks: Omit<TrackSummary, 'preview_url'>[];
+  total: number;
 }
 
 /** Mood and instrument values used by the catalog (beyond the spec's lists), refreshed each minute. */

@@ -37,8 +37,11 @@ export interface RankedTrack {
 
 export interface SearchIndex {
   upsert(track: IndexedTrack): void;
-  /** The `want` best matches (score descending, then id) and how many match in all. */
-  search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number): { total: number; top: RankedTrack[] };
+  /**
+   * For each set of filters, the `want` best matches (score descending, then id) and how many
+   * match in all. Several filter sets share one scoring pass (intent's filters and its fallback).
+   */
+  search(terms: string[], nameTrigrams: Set<string>, filterSets: SearchFilters[], want: number): { total: number; top: RankedTrack[] }[];
   live(): number;
   dead(): number;
 }
@@ -267,27 +270,30 @@ export function createSearchIndex(): SearchIndex {
     for (const { n } of lists) if (n >= 0) inQuery[n] = 0;
   }
 
-  function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number) {
+  function search(terms: string[], nameTrigrams: Set<string>, filterSets: SearchFilters[], want: number) {
     sumTerms(terms);
     if (nameTrigrams.size > 0) matchNames(nameTrigrams);
-    const passes = compileFilters(filters);
-    const best = createTopK(want, (a, b) => ids[a] < ids[b]);
-    let total = 0;
+    const sets = filterSets.map((filters) => ({ passes: compileFilters(filters), best: createTopK(want, (a, b) => ids[a] < ids[b]), total: 0 }));
     const live = alive.data;
     const normaliser = normalisers.data;
     // One pass over every document in order: the columns are read front to back, which costs
     // less than visiting the matches in the scattered order the postings found them.
     for (let doc = 0; doc < ids.length; doc++) {
       if (sums[doc] === 0 && similarities[doc] === 0) continue;
-      if (live[doc] && passes(doc)) {
+      if (live[doc]) {
         const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normaliser[doc]);
-        best.offer(doc, rank + 0.5 * similarities[doc]);
-        total++;
+        const score = rank + 0.5 * similarities[doc];
+        for (const set of sets) {
+          if (set.passes(doc)) {
+            set.best.offer(doc, score);
+            set.total++;
+          }
+        }
       }
       sums[doc] = 0;
       similarities[doc] = 0;
     }
-    return { total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })) };
+    return sets.map(({ best, total }) => ({ total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })) }));
   }
 
   return { upsert, search, live: () => docOf.size, dead: () => deadCount };
