@@ -60,7 +60,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   let boundPort = config.port;
   const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
   const routes: Route[] = [
-    apiRoute(deps, 'post', '/search', searchEndpoint({ sql, index: searchIndex, secret, baseUrl })),
+    apiRoute(deps, 'post', '/search', searchEndpoint({ index: searchIndex, secret, baseUrl })),
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),

@@ -124,3 +124,14 @@ test('an insert, a rename and a removal are visible to the very next search', as
   assert.equal(after, (await reference('piano'))[0].total);
   assert.ok(after > before, 'the new piano tracks are found');
 });
+
+test("a mood value that only a just-added track uses is a valid filter at once", async () => {
+  const [track] = await insertPlannedTracks(sql, 1, 99_003);
+  const unknown = await search({ query: track.title, filters: { moods: ['Zestful'] } });
+  assert.equal(unknown.status, 400);
+  assert.match(unknown.body.message, /Zestful/);
+  await sql`UPDATE tracks SET moods = moods || '{Zestful}'::text[] WHERE id = ${track.id}`;
+  const found = await search({ query: track.title, filters: { moods: ['zestful'] } });
+  assert.equal(found.status, 200, JSON.stringify(found.body));
+  assert.deepEqual(found.body.tracks.map((t: any) => t.id), [track.id]);
+});

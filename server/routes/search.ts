@@ -2,24 +2,35 @@
 // 1 credit. Intent extraction runs for paid tiers by default ("intent": false turns it off): what it
 // infers becomes filters, merged under the explicit ones; if those filters leave nothing, the
 // search falls back to ranking by the words alone, and says so (intent.applied = "none").
-import type { Sql } from '../db/connect.ts';
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonReply } from '../http/reply.ts';
 import { validateSearch, type SearchRequest } from '../search/validate.ts';
-import { catalogVocabulary, searchTracks } from '../search/query.ts';
+import { searchTracks } from '../search/query.ts';
 import type { LiveSearchIndex } from '../search/live-index.ts';
 import { extractIntent, mergeFilters, type Intent } from '../search/intent.ts';
 import { signedPreviewUrl } from '../previews.ts';
 
-export function searchEndpoint(deps: { sql: Sql; index: LiveSearchIndex; secret: string; baseUrl: () => string }): Endpoint {
-  const vocabulary = catalogVocabulary(deps.sql);
+/**
+ * Validates with the catalog's own mood and instrument values (from the index); a value the index
+ * has not seen is checked again after the index catches up, in case a track just brought it.
+ */
+async function validateAgainstCatalog(index: LiveSearchIndex, body: Record<string, unknown> | undefined): Promise<SearchRequest> {
+  try {
+    return validateSearch(body, (await index.current()).catalogValues());
+  } catch (err) {
+    if (!(err instanceof ApiError) || !(await index.refreshIfChanged())) throw err;
+    return validateSearch(body, (await index.current()).catalogValues());
+  }
+}
+
+export function searchEndpoint(deps: { index: LiveSearchIndex; secret: string; baseUrl: () => string }): Endpoint {
   return {
     name: '/search',
     cost: 1,
     jsonBody: true,
     async prepare({ body, admission }): Promise<SearchRequest> {
-      const request = validateSearch(body, await vocabulary());
+      const request = await validateAgainstCatalog(deps.index, body);
       if (request.intent === true && !admission.intentExtraction) {
         throw new ApiError(403, 'forbidden', `intent extraction is a paid-plan feature (starter or pro); this key is on the ${admission.tier} tier. Plain search works without "intent": true`);
       }

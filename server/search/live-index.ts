@@ -20,6 +20,8 @@ export interface LiveSearchIndex {
   catchUp(): Promise<void>;
   /** The newest revision in the database (one cheap index probe). */
   newestRevision(): Promise<number>;
+  /** Catches up if the catalog changed since the last read; true if it had. */
+  refreshIfChanged(): Promise<boolean>;
   /** The query's search terms: PostgreSQL's English lexemes of its words, unique. */
   terms(query: string): Promise<string[]>;
 }
@@ -74,6 +76,11 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     return reading;
   }
 
+  async function newestRevision(): Promise<number> {
+    const [row] = await sql<{ revision: number }[]>`SELECT coalesce(max(search_revision), 0) AS revision FROM tracks`.execute();
+    return row.revision;
+  }
+
   let loaded: Promise<void> | null = null;
   return {
     async current() {
@@ -86,9 +93,11 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     },
     revision: () => revision,
     catchUp,
-    async newestRevision() {
-      const [row] = await sql<{ revision: number }[]>`SELECT coalesce(max(search_revision), 0) AS revision FROM tracks`.execute();
-      return row.revision;
+    newestRevision,
+    async refreshIfChanged() {
+      if ((await newestRevision()) <= revision) return false;
+      await catchUp();
+      return true;
     },
     async terms(query) {
       const words = queryWords(query);

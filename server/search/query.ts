@@ -1,7 +1,6 @@
 // A search: full-text relevance (PostgreSQL's weighted tsvector and ts_rank, OR of the query's
 // words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
 // ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
-import type { Sql } from '../db/connect.ts';
 import type { SearchFilters, SearchRequest } from './validate.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import { queryTrigrams } from './trigrams.ts';
@@ -47,17 +46,4 @@ export async function searchTracks(live: LiveSearchIndex, request: SearchRequest
 export interface SearchResult {
   tracks: Omit<TrackSummary, 'preview_url'>[];
   total: number;
-}
-
-/** Mood and instrument values used by the catalog (beyond the spec's lists), refreshed each minute. */
-export function catalogVocabulary(sql: Sql) {
-  let cached: { at: number; value: { moods: string[]; instruments: string[] } } | undefined;
-  return async () => {
-    if (cached && Date.now() - cached.at < 60_000) return cached.value;
-    const [row] = await sql`
-      SELECT coalesce((SELECT array_agg(DISTINCT m) FROM tracks, unnest(moods) m), '{}') AS moods,
-             coalesce((SELECT array_agg(DISTINCT i) FROM tracks, unnest(instruments) i), '{}') AS instruments`;
-    cached = { at: Date.now(), value: { moods: row.moods, instruments: row.instruments } };
-    return cached.value;
-  };
 }

@@ -42,6 +42,8 @@ export interface SearchIndex {
    * match in all. Several filter sets share one scoring pass (intent's filters and its fallback).
    */
   search(terms: string[], nameTrigrams: Set<string>, filterSets: SearchFilters[], want: number): { total: number; top: RankedTrack[] }[];
+  /** Mood and instrument values the catalog uses (filters accept them beyond the spec's lists). */
+  catalogValues(): { moods: string[]; instruments: string[] };
   live(): number;
   dead(): number;
 }
@@ -62,6 +64,7 @@ function createNumbering() {
     },
     find: (value: string) => numberOf.get(value),
     size: () => numberOf.size,
+    values: () => [...numberOf.keys()],
   };
 }
 
@@ -99,7 +102,8 @@ export function createSearchIndex(): SearchIndex {
   const alive = column(uint8);
   const normalisers = column(float64); // of the tsvector's length, for ts_rank
   const genres = createNumbering();
-  const tags = createNumbering(); // moods and instruments share one numbering
+  const moods = createNumbering();
+  const instruments = createNumbering();
   const genreOf = column(int32); // -1: none
   const energyOf = column(int8); // index in ENERGY, -1: none
   const vocalsOf = column(int8); // 1, 0, -1: unknown
@@ -149,8 +153,8 @@ export function createSearchIndex(): SearchIndex {
     push(energyOf, track.energy_level === null ? -1 : ENERGY.indexOf(track.energy_level));
     push(vocalsOf, track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
     push(bpmOf, track.bpm === null ? NaN : track.bpm);
-    moodsOf.append(track.moods.map(tags.number));
-    instrumentsOf.append(track.instruments.map(tags.number));
+    moodsOf.append(track.moods.map(moods.number));
+    instrumentsOf.append(track.instruments.map(instruments.number));
     const sequence = trigrams(track.names).map(trigramNumbers.number);
     nameTrigramsOf.append(sequence);
     for (const t of new Set(sequence)) push((trigramDocs[t] ??= column(int32, 4)), doc);
@@ -189,8 +193,8 @@ export function createSearchIndex(): SearchIndex {
   /** Every filter as a test of document numbers. */
   function compileFilters(f: SearchFilters): (doc: number) => boolean {
     const genreSet = accepted(f.genres, genres);
-    const moodSet = accepted(f.moods, tags);
-    const instrumentSet = accepted(f.instruments, tags);
+    const moodSet = accepted(f.moods, moods);
+    const instrumentSet = accepted(f.instruments, instruments);
     const vocals = f.has_vocals === undefined ? null : f.has_vocals ? 1 : 0;
     const minBpm = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
     const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
@@ -296,7 +300,13 @@ export function createSearchIndex(): SearchIndex {
     return sets.map(({ best, total }) => ({ total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })) }));
   }
 
-  return { upsert, search, live: () => docOf.size, dead: () => deadCount };
+  return {
+    upsert,
+    search,
+    catalogValues: () => ({ moods: moods.values(), instruments: instruments.values() }),
+    live: () => docOf.size,
+    dead: () => deadCount,
+  };
 }
 
 /** The k best of a stream by score descending, ties by `before` (a min-heap of the current best). */
