@@ -1,11 +1,18 @@
 // Search latency and throughput through the real server: on the demo catalog's metadata and on
 // 100,000 tracks (synthetic metadata rows from the demo generator), single client (p50/p99) and
 // 16 connections (req/s). autocannon; a mix of natural-language queries, with and without filters.
+// At 100,000 tracks also the ranking alone (tinybench): the in-memory index against the same
+// ranking as one PostgreSQL statement.
 import autocannon from 'autocannon';
 import { createApiKey } from '../server/auth/api-keys.ts';
 import { insertPlannedTracks } from '../test/support/catalog-rows.ts';
 import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
+import { timeTasks } from './timing.ts';
+import type { Sql } from '../server/db/connect.ts';
+import { createLiveSearchIndex } from '../server/search/live-index.ts';
+import { queryTrigrams } from '../server/search/trigrams.ts';
+import { referenceSearch } from '../test/support/search-reference.ts';
 
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const BODIES = [
@@ -42,6 +49,35 @@ function fire(url: string, connections: number, keys: string[]) {
   });
 }
 
+/**
+ * The ranking alone at 100,000 tracks, without HTTP, auth or credits: the in-memory index (what
+ * the server runs) against PostgreSQL's own ts_rank + word_similarity statement (the reference it
+ * reproduces), same words, no filters, top 20.
+ */
+async function rankingAlone(sql: Sql): Promise<string[]> {
+  const live = createLiveSearchIndex(sql);
+  const heapBefore = process.memoryUsage().heapUsed;
+  const loadStarted = performance.now();
+  const index = await live.current();
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+  const queries = await Promise.all(BODIES.map(async (b) => ({ text: b.query, terms: await live.terms(b.query), trigrams: queryTrigrams(b.query) })));
+  const byIndex = await timeTasks(Object.fromEntries(queries.map((q) => [q.text, () => index.search(q.terms, q.trigrams, [{}], 20)])), 50);
+  const byPostgres = await timeTasks(Object.fromEntries(queries.map((q) => [q.text, () => referenceSearch(sql, q.text, sql`true`, 20)])), 5);
+  const lines = [`ranking alone, 100,000 tracks (index loaded in ${loadSeconds.toFixed(1)} s, ~${Math.round(heapMb)} MB heap); per query p50 / p99 ms:`];
+  let worstIndex = 0;
+  let worstPostgres = 0;
+  for (const q of queries) {
+    const i = byIndex.get(q.text)!;
+    const p = byPostgres.get(q.text)!;
+    worstIndex = Math.max(worstIndex, i.p99Ms);
+    worstPostgres = Math.max(worstPostgres, p.p99Ms);
+    lines.push(`  ${q.text.padEnd(42)} index ${i.p50Ms.toFixed(2)} / ${i.p99Ms.toFixed(2)}   PostgreSQL ${p.p50Ms.toFixed(1)} / ${p.p99Ms.toFixed(1)}   ratio ${(i.p50Ms / p.p50Ms).toFixed(3)}`);
+  }
+  lines.push(`  worst p99: index ${worstIndex.toFixed(2)} ms, PostgreSQL ${worstPostgres.toFixed(1)} ms`);
+  return lines;
+}
+
 export async function benchSearch(): Promise<string> {
   return withBenchServer({}, async ({ server, sql }) => {
     await insertPlannedTracks(sql, 40, 20261121);
@@ -58,6 +94,7 @@ export async function benchSearch(): Promise<string> {
     await insertPlannedTracks(sql, 100_000 - 40, 777);
     await sql`ANALYZE tracks`;
     lines.push(`(inserted 99,960 synthetic rows in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    lines.push(...(await rankingAlone(sql)));
     await fire(url, 1, keys);
     const single = await fire(url, 1, keys);
     lines.push(line('100,000 tracks, 1 connection', single) + `  (target p99 < 15 ms)`);

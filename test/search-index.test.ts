@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { insertPlannedTracks } from './support/catalog-rows.ts';
+import { referenceSearch } from './support/search-reference.ts';
 import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
 import type { Sql } from '../server/db/connect.ts';
@@ -25,19 +26,7 @@ after(() => server.stop());
 
 const search = (body: object) => call(server.base, 'POST', `${API}/search`, key, { intent: false, ...body });
 
-/** The ranking as one SQL statement: what the index must reproduce. */
-async function reference(query: string, where = sql`true`, limit = 50) {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-  const tsquery = words.map((w) => `'${w}':*`).join(' | ');
-  const raw = query.toLowerCase();
-  return sql<{ id: string; score: number; total: number }[]>`
-    SELECT id, score, count(*) OVER ()::int AS total FROM (
-      SELECT t.id, coalesce(ts_rank(t.search_document, q.q, 1), 0)
-                   + 0.5 * CASE WHEN ${raw} <% t.search_names THEN word_similarity(${raw}, t.search_names) ELSE 0 END AS score
-        FROM tracks t, (SELECT to_tsquery('english', ${tsquery}) AS q) q
-       WHERE t.removed_at IS NULL AND (t.search_document @@ q.q OR ${raw} <% t.search_names) AND ${where}) m
-     ORDER BY score DESC, id LIMIT ${limit}`;
-}
+const reference = (query: string, where = sql`true`, limit = 50) => referenceSearch(sql, query, where, limit);
 
 const QUERIES = [
   'lofi hip hop beats to study',
