@@ -56,15 +56,13 @@ function fire(url: string, connections: number, keys: string[]) {
  */
 async function rankingAlone(sql: Sql): Promise<string[]> {
   const live = createLiveSearchIndex(sql);
-  const heapBefore = process.memoryUsage().heapUsed;
   const loadStarted = performance.now();
   const index = await live.current();
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
   const queries = await Promise.all(BODIES.map(async (b) => ({ text: b.query, terms: await live.terms(b.query), trigrams: queryTrigrams(b.query) })));
   const byIndex = await timeTasks(Object.fromEntries(queries.map((q) => [q.text, () => index.search(q.terms, q.trigrams, [{}], 20)])), 50);
   const byPostgres = await timeTasks(Object.fromEntries(queries.map((q) => [q.text, () => referenceSearch(sql, q.text, sql`true`, 20)])), 5);
-  const lines = [`ranking alone, 100,000 tracks (index loaded in ${loadSeconds.toFixed(1)} s, ~${Math.round(heapMb)} MB heap); per query p50 / p99 ms:`];
+  const lines = [`ranking alone, 100,000 tracks (index loaded in ${loadSeconds.toFixed(1)} s); per query p50 / p99 ms:`];
   let worstIndex = 0;
   let worstPostgres = 0;
   for (const q of queries) {

@@ -80,6 +80,15 @@ test('word_similarity and ts_rank equal PostgreSQL on awkward text', async () =>
     const [{ s }] = await sql<{ s: number }[]>`SELECT word_similarity(${query}, ${text}) AS s`;
     assert.equal(wordSimilarity(queryTrigrams(query), text), Math.fround(s), `${query} | ${text}`);
   }
+  // Random pairs over a small alphabet, so that they share many trigrams in many arrangements.
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const word = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => 'abcde'[Math.floor(random() * 5)]).join('');
+  const phrase = (words: number) => Array.from({ length: words }, word).join(' ');
+  const queries = Array.from({ length: 400 }, () => phrase(1 + Math.floor(random() * 3)));
+  const texts = Array.from({ length: 400 }, () => phrase(2 + Math.floor(random() * 5)));
+  const rows = await sql<{ s: number }[]>`SELECT word_similarity(q, t) AS s FROM unnest(${queries}::text[], ${texts}::text[]) AS x(q, t)`;
+  rows.forEach(({ s }, i) => assert.equal(wordSimilarity(queryTrigrams(queries[i]), texts[i]), Math.fround(s), `${queries[i]} | ${texts[i]}`));
   const docs = ["o'brien's back\\slash running runs", 'dark dark dark cinematic strings dark'];
   for (const doc of docs) {
     const [row] = await sql<{ v: string; r: number }[]>`

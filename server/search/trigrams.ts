@@ -78,6 +78,9 @@ export function sequenceSimilarity(sequence: ArrayLike<number>, from: number, to
     let tryDistinct = distinct;
     const previousLower = lower;
     for (let start = lower; start <= i; start++) {
+      // A later start has no more shared trigrams than now, so its similarity is at most
+      // shared / queryDistinct: once that cannot beat the current one, none can.
+      if (f32(tryShared / queryDistinct) <= current) break;
       const candidate = similarity(tryShared, queryDistinct, tryDistinct);
       if (candidate > current) {
         current = candidate;
