@@ -164,3 +164,15 @@ test('searches are charged after they are worked out: 20 concurrent on 5 credits
   const [{ credits }] = await sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(poor)}`;
   assert.equal(credits, 0);
 });
+
+test('intent whose filters match nothing falls back to the words alone, and says so', async () => {
+  // "fast" and "energetic" infer a tempo and mood no track with these words has.
+  const response = await search({ query: 'fast energetic quiet lanterns' });
+  assert.equal(response.status, 200);
+  assert.equal(response.body.intent.applied, 'none');
+  assert.equal(titles(response)[0], 'Quiet Lanterns');
+  assert.equal(response.body.total_count, (await search({ query: 'fast energetic quiet lanterns', intent: false })).body.total_count);
+  const applied = await search({ query: 'calm quiet lanterns' });
+  assert.equal(applied.body.intent.applied, 'filters');
+  assert.equal(titles(applied)[0], 'Quiet Lanterns');
+});

@@ -46,16 +46,11 @@ export function searchEndpoint(deps: { index: LiveSearchIndex; secret: string; b
         // The inferred filters, and the fallback without them, come from one scoring pass.
         const extracted = extractIntent(request.query);
         const inferred = extracted.matched.length > 0;
-        const filterSets = [mergeFilters(request.filters, extracted), ...(inferred ? [request.filters] : [])];
-        const [filtered, plain] = await searchTracks(deps.index, request, filterSets);
-        intent = { ...extracted, applied: 'filters' };
-        result = filtered;
-        if (filtered.total === 0 && inferred) {
-          result = plain;
-          intent.applied = 'none';
-        }
+        const found = await searchTracks(deps.index, { ...request, filters: mergeFilters(request.filters, extracted) }, inferred ? request.filters : undefined);
+        intent = { ...extracted, applied: found.fallback ? 'none' : 'filters' };
+        result = found.fallback ?? found;
       } else {
-        [result] = await searchTracks(deps.index, request, [request.filters]);
+        result = await searchTracks(deps.index, request);
       }
       const { tracks, total } = result;
       const base = deps.baseUrl();

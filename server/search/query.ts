@@ -3,6 +3,7 @@
 // ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
 import type { SearchFilters, SearchRequest } from './validate.ts';
 import type { LiveSearchIndex } from './live-index.ts';
+import type { Ranking } from './search-index.ts';
 import { queryTrigrams } from './trigrams.ts';
 
 /** A track as search results show it: the spec's fields (2.1) plus peak_seconds and preview_url. */
@@ -24,23 +25,28 @@ export interface TrackSummary {
 }
 
 /**
- * Ranks in the in-memory index (see search-index.ts), once for each set of filters (one scoring
- * pass serves them all). The newest search revision is read from PostgreSQL while the index
- * works; if the catalog changed since the index last read it, the index catches up and the search
- * runs again, so a search never misses a change committed before it.
+ * Ranks in the in-memory index (see search-index.ts); with `fallback` filters, also by those when
+ * the request's filters match nothing (one scoring pass). The newest search revision is read from
+ * PostgreSQL while the index works; if the catalog changed since the index last read it, the index
+ * catches up and the search runs again, so a search never misses a change committed before it.
  */
-export async function searchTracks(live: LiveSearchIndex, request: SearchRequest, filterSets: SearchFilters[]): Promise<SearchResult[]> {
+export async function searchTracks(live: LiveSearchIndex, request: SearchRequest, fallback?: SearchFilters): Promise<SearchResult & { fallback?: SearchResult }> {
   const terms = await live.terms(request.query);
   const nameTrigrams = queryTrigrams(request.query);
   const newest = live.newestRevision();
+  // postgres.js writes queries on the next turn of the event loop: let it send this one before
+  // the ranking takes the thread, so the round trip runs alongside the ranking.
+  await new Promise(setImmediate);
+  const want = request.offset + request.limit;
   let index = await live.current();
-  let found = index.search(terms, nameTrigrams, filterSets, request.offset + request.limit);
+  let found = index.search(terms, nameTrigrams, request.filters, want, fallback);
   if ((await newest) > live.revision()) {
     await live.catchUp();
     index = await live.current();
-    found = index.search(terms, nameTrigrams, filterSets, request.offset + request.limit);
+    found = index.search(terms, nameTrigrams, request.filters, want, fallback);
   }
-  return found.map(({ top, total }) => ({ tracks: top.slice(request.offset).map((t) => JSON.parse(t.summary)), total }));
+  const page = ({ top, total }: Ranking): SearchResult => ({ tracks: top.slice(request.offset).map((t) => JSON.parse(t.summary)), total });
+  return { ...page(found), ...(found.fallback ? { fallback: page(found.fallback) } : {}) };
 }
 
 export interface SearchResult {

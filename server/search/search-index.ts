@@ -29,6 +29,11 @@ export interface IndexedTrack {
   summary: string;
 }
 
+export interface Ranking {
+  total: number;
+  top: RankedTrack[];
+}
+
 export interface RankedTrack {
   id: string;
   score: number;
@@ -38,10 +43,11 @@ export interface RankedTrack {
 export interface SearchIndex {
   upsert(track: IndexedTrack): void;
   /**
-   * For each set of filters, the `want` best matches (score descending, then id) and how many
-   * match in all. Several filter sets share one scoring pass (intent's filters and its fallback).
+   * The `want` best matches (score descending, then id) and how many match in all. With
+   * `fallback` filters (intent's fallback), also the same for those when `filters` match nothing:
+   * worked out in the same pass, and only while `filters` have matched nothing.
    */
-  search(terms: string[], nameTrigrams: Set<string>, filterSets: SearchFilters[], want: number): { total: number; top: RankedTrack[] }[];
+  search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number, fallback?: SearchFilters): Ranking & { fallback?: Ranking };
   /** Mood and instrument values the catalog uses (filters accept them beyond the spec's lists). */
   catalogValues(): { moods: string[]; instruments: string[] };
   live(): number;
@@ -274,30 +280,44 @@ export function createSearchIndex(): SearchIndex {
     for (const { n } of lists) if (n >= 0) inQuery[n] = 0;
   }
 
-  function search(terms: string[], nameTrigrams: Set<string>, filterSets: SearchFilters[], want: number) {
+  function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number, fallback?: SearchFilters) {
     sumTerms(terms);
     if (nameTrigrams.size > 0) matchNames(nameTrigrams);
-    const sets = filterSets.map((filters) => ({ passes: compileFilters(filters), best: createTopK(want, (a, b) => ids[a] < ids[b]), total: 0 }));
+    const passes = compileFilters(filters);
+    const passesFallback = fallback ? compileFilters(fallback) : null;
+    const before = (a: number, b: number) => ids[a] < ids[b];
+    const best = createTopK(want, before);
+    const bestFallback = createTopK(want, before);
+    let total = 0;
+    let totalFallback = 0;
     const live = alive.data;
     const normaliser = normalisers.data;
     // One pass over every document in order: the columns are read front to back, which costs
     // less than visiting the matches in the scattered order the postings found them.
     for (let doc = 0; doc < ids.length; doc++) {
       if (sums[doc] === 0 && similarities[doc] === 0) continue;
-      if (live[doc]) {
+      const inMain = live[doc] === 1 && passes(doc);
+      const inFallback = passesFallback !== null && total === 0 && live[doc] === 1 && passesFallback(doc);
+      if (inMain || inFallback) {
         const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normaliser[doc]);
         const score = rank + 0.5 * similarities[doc];
-        for (const set of sets) {
-          if (set.passes(doc)) {
-            set.best.offer(doc, score);
-            set.total++;
-          }
+        if (inMain) {
+          best.offer(doc, score);
+          total++;
+        }
+        if (inFallback) {
+          bestFallback.offer(doc, score);
+          totalFallback++;
         }
       }
       sums[doc] = 0;
       similarities[doc] = 0;
     }
-    return sets.map(({ best, total }) => ({ total, top: best.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })) }));
+    const ranking = (heap: typeof best, count: number): Ranking => ({
+      total: count,
+      top: heap.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })),
+    });
+    return { ...ranking(best, total), ...(passesFallback && total === 0 ? { fallback: ranking(bestFallback, totalFallback) } : {}) };
   }
 
   return {
