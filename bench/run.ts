@@ -1,4 +1,5 @@
 // `npm run bench -- <name>`: runs one benchmark (or all) and prints its report.
+import { stealMeter } from './machine.ts';
 const benches: Record<string, () => Promise<string>> = {
   http: async () => (await import('./http.ts')).benchHttp(),
   engine: async () => (await import('./engine.ts')).benchEngine(),
@@ -15,7 +16,10 @@ async function main() {
   }
   for (const name of chosen) {
     console.log(`\n=== bench: ${name} ===`);
+    const steal = stealMeter();
     console.log(await benches[name]());
+    const stolen = steal();
+    if (stolen) console.log(`(during this bench: ${stolen})`);
   }
 }
 
