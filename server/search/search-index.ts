@@ -123,6 +123,7 @@ export function createSearchIndex(): SearchIndex {
   const trigramDocs: Column<Int32Array>[] = [];
   let vocabulary: string[] | null = null; // sorted lexemes; null when a new one arrived
   let deadCount = 0;
+  let mostNameTrigrams = 0; // distinct trigrams of the longest name: a longer query matches no name
   // Scratch space of one search, zeroed again after use (searches run one at a time on this thread).
   let sums = new Float64Array(1024);
   let similarities = new Float64Array(1024);
@@ -163,7 +164,9 @@ export function createSearchIndex(): SearchIndex {
     instrumentsOf.append(track.instruments.map(instruments.number));
     const sequence = trigrams(track.names).map(trigramNumbers.number);
     nameTrigramsOf.append(sequence);
-    for (const t of new Set(sequence)) push((trigramDocs[t] ??= column(int32, 4)), doc);
+    const distinct = new Set(sequence);
+    for (const t of distinct) push((trigramDocs[t] ??= column(int32, 4)), doc);
+    mostNameTrigrams = Math.max(mostNameTrigrams, distinct.size);
     const parsed = parseTsvector(track.document);
     push(normalisers, lengthNormaliser(parsed.length));
     for (const { lexeme, weights } of parsed.lexemes) {
@@ -246,6 +249,7 @@ export function createSearchIndex(): SearchIndex {
   function matchNames(nameTrigrams: Set<string>) {
     const queryDistinct = nameTrigrams.size;
     const needed = WORD_SIMILARITY_THRESHOLD * queryDistinct - 1e-6;
+    if (needed > mostNameTrigrams) return;
     const lists = [...nameTrigrams].map((t) => {
       const n = trigramNumbers.find(t);
       const docs = n === undefined ? undefined : trigramDocs[n];
