@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
 import type { TrackSummary } from './query.ts';
+import { words } from './trigrams.ts';
 
 const FETCH_BATCH = 2000;
 const MAX_QUERY_WORDS = 32;
@@ -26,9 +27,9 @@ export interface LiveSearchIndex {
   terms(query: string): Promise<string[]>;
 }
 
-/** The words of a query as both PostgreSQL and pg_trgm split them: runs of letters and digits. */
-export function queryWords(query: string): string[] {
-  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, MAX_QUERY_WORDS);
+/** The distinct words of a query (at most MAX_QUERY_WORDS), each looked up as a prefix term. */
+function queryWords(query: string): string[] {
+  return [...new Set(words(query))].slice(0, MAX_QUERY_WORDS);
 }
 
 type ChangedRow = Omit<IndexedTrack, 'summary'> & Omit<TrackSummary, 'preview_url'> & { search_revision: number };

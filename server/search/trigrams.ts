@@ -10,10 +10,15 @@ export const WORD_SIMILARITY_THRESHOLD = f32(0.6);
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
+/** The lower-cased words of a text: runs of letters and digits, as pg_trgm (and our queries) split it. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
 /** The trigrams of a text, in order, repeats kept (generate_trgm_only). */
 export function trigrams(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.toLowerCase().match(WORD) ?? []) {
+  for (const word of words(text)) {
     const chars = [' ', ' ', ...Array.from(word), ' '];
     for (let i = 0; i + 2 < chars.length; i++) out.push(chars[i] + chars[i + 1] + chars[i + 2]);
   }
