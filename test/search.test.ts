@@ -9,7 +9,7 @@ import { API, call } from './support/http.ts';
 import { drumPattern } from './support/synth.ts';
 import { mp3Of } from './support/audio.ts';
 import { ingestFolder } from '../catalog/ingest.ts';
-import { hashApiKey } from '../server/auth/api-keys.ts';
+import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
 
 let server: TestServer;
 let key: string;
@@ -175,4 +175,27 @@ test('intent whose filters match nothing falls back to the words alone, and says
   const applied = await search({ query: 'calm quiet lanterns' });
   assert.equal(applied.body.intent.applied, 'filters');
   assert.equal(titles(applied)[0], 'Quiet Lanterns');
+});
+
+test('a search begun while its key is being admitted keeps the order of checks: 401, then 429, then 400', async () => {
+  const sql = server.service.database.sql;
+  const free = await server.newKey('free'); // 5 requests a minute
+  for (let i = 0; i < 4; i++) assert.equal((await search({ query: 'calm piano' }, free)).status, 200);
+  // Admitted moments ago, under its limit: the search starts early, and its 400 still comes out.
+  const invalid = await search({ query: '' }, free);
+  assert.equal(invalid.status, 400);
+  // Now at its limit: 429, although the body is invalid too, and nothing is charged.
+  const limited = await search({ query: '' }, free);
+  assert.equal(limited.status, 429);
+  assert.equal((await search({ query: 'calm piano' }, free)).status, 429);
+  // A busy key that is revoked: its next search is refused once the revocation is known.
+  const busy = await server.newKey('pro');
+  const balance = async () => (await sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(busy)}`)[0].credits;
+  const before = await balance();
+  for (let i = 0; i < 10; i++) assert.equal((await search({ query: 'calm piano' }, busy)).status, 200);
+  assert.equal(await revokeApiKey(sql, busy.slice(0, 12)), true);
+  await new Promise((r) => setTimeout(r, 50));
+  const revoked = await search({ query: 'calm piano' }, busy);
+  assert.equal(revoked.status, 401);
+  assert.equal(await balance(), before - 10, 'ten searches charged, the refused one not');
 });

@@ -58,6 +58,12 @@ export interface Counted {
 export interface LeaseTable {
   /** Spends one leased admission of the key, if it holds a valid one. */
   take(key: string, now: number): Counted | undefined;
+  /**
+   * The key's details if this process admitted it within the last minute, it has not been
+   * dropped (revoked, expired, changed) and its last known counters leave room in its windows:
+   * a key that will most likely be admitted. Spends nothing.
+   */
+  peek(key: string, now: number): KeyInfo | undefined;
   /** The extra admissions to ask for a key that `wanted` requests are waiting on; hands back what is left of an old lease. */
   ask(key: string, wanted: number, now: number): LeaseAsk;
   /** Records the grant of admit_keys; returns the counters each granted request sees, in order. */
@@ -84,6 +90,7 @@ export interface Grant {
 export const LEASE_MS = 5000;
 const MAX_LEASE = 64;
 const FORGET_AFTER_MS = 60_000;
+const DAY_MS = 86_400_000;
 const NO_RETURN: LeaseAsk = { extra: 0, returned: 0, returnedMinute: new Date(0) };
 
 export function createLeaseTable(options: { leaseMs?: number; maxLease?: number } = {}): LeaseTable {
@@ -118,6 +125,16 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
       lease.unused -= 1;
       lease.demand += 1;
       return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
+    },
+
+    peek(key, now) {
+      const lease = leases.get(key);
+      if (!lease || (lease.info.expiresAt !== null && lease.info.expiresAt.getTime() <= now)) return undefined;
+      const { requestsPerMinute, requestsPerDay } = lease.info;
+      if (now - lease.minuteWindow < 60_000 && lease.minuteCount >= requestsPerMinute) return undefined;
+      const sameDay = Math.floor(now / DAY_MS) === Math.floor(lease.minuteWindow / DAY_MS);
+      if (requestsPerDay !== null && sameDay && lease.dayCount >= requestsPerDay) return undefined;
+      return lease.info;
     },
 
     ask(key, wanted, now) {

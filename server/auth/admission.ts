@@ -24,6 +24,12 @@ export function bearerToken(authorization: string): string | undefined {
 export interface Admitter {
   /** Resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
   admit(authorization: string): Promise<Admission>;
+  /**
+   * A provisional admission for a key this process admitted recently and will most likely admit
+   * again (see LeaseTable.peek), without counting anything: lets read-only work start while the
+   * real admission is counted. Undefined for any other header.
+   */
+  likely(authorization: string): Admission | undefined;
   /** Tells the admission leases a key's new balance, so later responses of this process show it. */
   noteCredits(keyId: number, credits: number): void;
   close(): Promise<void>;
@@ -54,6 +60,11 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
       const outcome = await batcher.admit(key, hash);
       if (!outcome) throw unauthorized(await refusalReason(sql, hash));
       return admissionOf(outcome.counted, outcome.admitted, outcome.retryAfterSeconds);
+    },
+    likely(authorization) {
+      const key = bearerToken(authorization);
+      const info = key === undefined ? undefined : leases.peek(key, Date.now());
+      return info && admissionOf({ info, minuteCount: 0, dayCount: 0 }, true, 0);
     },
     noteCredits: leases.noteCredits,
     async close() {
