@@ -15,12 +15,12 @@ const MAX_QUERY_WORDS = 32;
 export interface LiveSearchIndex {
   /** The index as of the last catch-up (awaits the first load). */
   current(): Promise<SearchIndex>;
-  /** The highest revision the index holds. */
-  revision(): number;
-  /** Reads what changed since; concurrent callers share one read. */
-  catchUp(): Promise<void>;
-  /** The newest revision in the database (one cheap index probe). */
-  newestRevision(): Promise<number>;
+  /**
+   * Runs `use` on the index, never on a stale one: the newest revision is read from PostgreSQL
+   * while `use` runs, and if the catalog changed since the index last read it, the index catches
+   * up and `use` runs again. So a search never misses a change committed before it started.
+   */
+  fresh<T>(use: (index: SearchIndex) => T): Promise<T>;
   /** Catches up if the catalog changed since the last read; true if it had. */
   refreshIfChanged(): Promise<boolean>;
   /** The query's search terms: PostgreSQL's English lexemes of its words, unique. */
@@ -83,18 +83,28 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
   }
 
   let loaded: Promise<void> | null = null;
+  async function current(): Promise<SearchIndex> {
+    loaded ??= catchUp().catch((err) => {
+      loaded = null; // try again on the next search
+      throw err;
+    });
+    await loaded;
+    return index;
+  }
+
   return {
-    async current() {
-      loaded ??= catchUp().catch((err) => {
-        loaded = null; // try again on the next search
-        throw err;
-      });
-      await loaded;
-      return index;
+    current,
+    async fresh(use) {
+      const newest = newestRevision();
+      newest.catch(() => {}); // awaited below, unless loading the index fails first
+      // postgres.js writes queries on the next turn of the event loop: let it send this one
+      // before `use` takes the thread, so the round trip runs alongside it.
+      await new Promise(setImmediate);
+      const result = use(await current());
+      if ((await newest) <= revision) return result;
+      await catchUp();
+      return use(index);
     },
-    revision: () => revision,
-    catchUp,
-    newestRevision,
     async refreshIfChanged() {
       if ((await newestRevision()) <= revision) return false;
       await catchUp();

@@ -25,26 +25,14 @@ export interface TrackSummary {
 }
 
 /**
- * Ranks in the in-memory index (see search-index.ts); with `fallback` filters, also by those when
- * the request's filters match nothing (one scoring pass). The newest search revision is read from
- * PostgreSQL while the index works; if the catalog changed since the index last read it, the index
- * catches up and the search runs again, so a search never misses a change committed before it.
+ * Ranks in the in-memory index (see search-index.ts), kept fresh (LiveSearchIndex.fresh); with
+ * `fallback` filters, also by those when the request's filters match nothing (one scoring pass).
  */
 export async function searchTracks(live: LiveSearchIndex, request: SearchRequest, fallback?: SearchFilters): Promise<SearchResult & { fallback?: SearchResult }> {
   const terms = await live.terms(request.query);
   const nameTrigrams = queryTrigrams(request.query);
-  const newest = live.newestRevision();
-  // postgres.js writes queries on the next turn of the event loop: let it send this one before
-  // the ranking takes the thread, so the round trip runs alongside the ranking.
-  await new Promise(setImmediate);
   const want = request.offset + request.limit;
-  let index = await live.current();
-  let found = index.search(terms, nameTrigrams, request.filters, want, fallback);
-  if ((await newest) > live.revision()) {
-    await live.catchUp();
-    index = await live.current();
-    found = index.search(terms, nameTrigrams, request.filters, want, fallback);
-  }
+  const found = await live.fresh((index) => index.search(terms, nameTrigrams, request.filters, want, fallback));
   const page = ({ top, total }: Ranking): SearchResult => ({ tracks: top.slice(request.offset).map((t) => JSON.parse(t.summary)), total });
   return { ...page(found), ...(found.fallback ? { fallback: page(found.fallback) } : {}) };
 }
