@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { insertPlannedTracks } from './support/catalog-rows.ts';
 import { referenceSearch } from './support/search-reference.ts';
+import { createSearchIndex } from '../server/search/search-index.ts';
 import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
 import type { Sql } from '../server/db/connect.ts';
@@ -148,4 +149,16 @@ test('after many changes the index is rebuilt from scratch and still ranks exact
     assert.deepEqual(got.body.tracks.map((t: any) => t.id), expected.map((r) => r.id), query);
     assert.equal(got.body.total_count, expected[0]?.total ?? 0, query);
   }
+});
+
+test('equal scores are ordered by id, for our ids and for ids of any other form', () => {
+  const index = createSearchIndex();
+  const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
+  for (const id of ids) {
+    index.upsert({ id, document: "'piano':1A", names: 'same name', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, energy_level: null, removed: false, summary: '{}' });
+  }
+  const found = index.search(['piano'], new Set(), {}, 10);
+  assert.equal(found.total, ids.length);
+  assert.deepEqual(found.top.map((t) => t.id), [...ids].sort());
+  assert.deepEqual(index.search(['piano'], new Set(), {}, 3).top.map((t) => t.id), [...ids].sort().slice(0, 3));
 });
