@@ -8,6 +8,7 @@
 // visits tens of thousands of tracks, and scattered objects would make each visit a cache miss.
 // A changed track is appended as a new document and its old one marked dead.
 import type { SearchFilters } from './validate.ts';
+import { ENERGY_LEVELS, type EnergyLevel } from '../../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
 import { column, float32, float64, int32, int8, push, uint8, type Column } from './typed-column.ts';
@@ -23,7 +24,7 @@ export interface IndexedTrack {
   instruments: string[];
   has_vocals: boolean | null;
   bpm: number | null;
-  energy_level: string | null;
+  energy_level: EnergyLevel | null; // the column's CHECK keeps it to these
   removed: boolean;
   /** The track as a search result shows it, as JSON: kept as one string, which the GC need not trace. */
   summary: string;
@@ -36,7 +37,6 @@ export interface Ranking {
 
 export interface RankedTrack {
   id: string;
-  score: number;
   summary: string;
 }
 
@@ -100,8 +100,6 @@ function accepted(wanted: string[] | undefined, numbering: ReturnType<typeof cre
   return set;
 }
 
-const ENERGY = ['low', 'medium', 'high'];
-
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
   const summaries: string[] = [];
@@ -111,7 +109,7 @@ export function createSearchIndex(): SearchIndex {
   const moods = createNumbering();
   const instruments = createNumbering();
   const genreOf = column(int32); // -1: none
-  const energyOf = column(int8); // index in ENERGY, -1: none
+  const energyOf = column(int8); // index in ENERGY_LEVELS, -1: none
   const vocalsOf = column(int8); // 1, 0, -1: unknown
   const bpmOf = column(float32); // the column is real; NaN: none
   const moodsOf = createListColumn();
@@ -157,7 +155,7 @@ export function createSearchIndex(): SearchIndex {
     push(alive, 1);
     docOf.set(track.id, doc);
     push(genreOf, track.genre === null ? -1 : genres.number(track.genre));
-    push(energyOf, track.energy_level === null ? -1 : ENERGY.indexOf(track.energy_level));
+    push(energyOf, track.energy_level === null ? -1 : ENERGY_LEVELS.indexOf(track.energy_level));
     push(vocalsOf, track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
     push(bpmOf, track.bpm === null ? NaN : track.bpm);
     moodsOf.append(track.moods.map(moods.number));
@@ -208,7 +206,7 @@ export function createSearchIndex(): SearchIndex {
     const minBpm = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
     const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
     const anyBpm = f.min_bpm === undefined && f.max_bpm === undefined;
-    const energy = f.energy_level ? ENERGY.indexOf(f.energy_level) : null;
+    const energy = f.energy_level ? ENERGY_LEVELS.indexOf(f.energy_level) : null;
     const genre = genreOf.data;
     const energies = energyOf.data;
     const vocal = vocalsOf.data;
@@ -319,7 +317,7 @@ export function createSearchIndex(): SearchIndex {
     }
     const ranking = (heap: typeof best, count: number): Ranking => ({
       total: count,
-      top: heap.sorted().map(({ doc, score }) => ({ id: ids[doc], score, summary: summaries[doc] })),
+      top: heap.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
     });
     return { ...ranking(best, total), ...(passesFallback && total === 0 ? { fallback: ranking(bestFallback, totalFallback) } : {}) };
   }
