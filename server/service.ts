@@ -10,7 +10,7 @@ import { createAdmitter } from './auth/admission.ts';
 import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
-import { testPaidEndpoint } from './routes/test-paid.ts';
+import { testAnswerEndpoint, testPaidEndpoint } from './routes/test-paid.ts';
 import { downloadTrackEndpoint } from './routes/download-track.ts';
 import { previewHandler } from './routes/preview.ts';
 import { createTrackLookup } from './tracks.ts';
@@ -67,7 +67,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret })) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine)) },
   ];
-  if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint));
+  if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
 
   const state = { draining: false };
   const app = buildApp(routes, state);

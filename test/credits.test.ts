@@ -12,39 +12,45 @@ before(async () => (server = await startTestServer()));
 after(() => server.stop());
 
 const PAID = `${API}/_test/paid`;
+// Charged while its answer is worked out (Endpoint.answer, the path search takes).
+const ANSWER = `${API}/_test/answer`;
 
 async function balance(key: string): Promise<number> {
   const [row] = await server.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
   return row.credits;
 }
 
-test('a success costs exactly one credit and X-Credits-Remaining is the new balance', async () => {
+for (const route of [PAID, ANSWER]) {
+test(`${route}: a success costs exactly one credit and X-Credits-Remaining is the new balance`, async () => {
   const key = await server.newKey('starter');
-  const response = await call(server.base, 'POST', PAID, key, {});
+  const response = await call(server.base, 'POST', route, key, {});
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('x-credits-remaining'), '299');
   assert.equal(await balance(key), 299);
 });
 
-test('failed requests cost nothing: 5xx from the route, 400 malformed JSON, 429', async () => {
+test(`${route}: failed requests cost nothing: 5xx from the route, 400 malformed JSON, 429`, async () => {
   const key = await server.newKey('starter');
-  const failed = await call(server.base, 'POST', PAID, key, { fail: true });
+  const failed = await call(server.base, 'POST', route, key, { fail: true });
   assert.equal(failed.status, 503);
   assert.equal(failed.headers.get('x-credits-remaining'), '300');
-  const malformed = await call(server.base, 'POST', PAID, key, '{"fail":');
+  const slowFailure = await call(server.base, 'POST', route, key, { fail: true, delay_ms: 50 });
+  assert.equal(slowFailure.status, 503);
+  assert.equal(slowFailure.headers.get('x-credits-remaining'), '300');
+  const malformed = await call(server.base, 'POST', route, key, '{"fail":');
   assert.equal(malformed.status, 400);
   assert.equal(malformed.body.code, 'invalid_parameters');
-  for (let i = 0; i < 8; i++) await call(server.base, 'GET', `${API}/me`, key);
-  const limited = await call(server.base, 'POST', PAID, key, {});
+  for (let i = 0; i < 7; i++) await call(server.base, 'GET', `${API}/me`, key);
+  const limited = await call(server.base, 'POST', route, key, {});
   assert.equal(limited.status, 429);
   assert.equal(await balance(key), 300);
 });
 
-test('402 insufficient_credits when the balance is empty, and the balance stays 0', async () => {
+test(`${route}: 402 insufficient_credits when the balance is empty, and the balance stays 0`, async () => {
   const key = await server.newKey('pro');
   await server.service.database.sql`UPDATE api_keys SET credits = 1 WHERE key_hash = ${hashApiKey(key)}`;
-  assert.equal((await call(server.base, 'POST', PAID, key, {})).status, 200);
-  const empty = await call(server.base, 'POST', PAID, key, {});
+  assert.equal((await call(server.base, 'POST', route, key, {})).status, 200);
+  const empty = await call(server.base, 'POST', route, key, {});
   assert.equal(empty.status, 402);
   assert.equal(empty.body.code, 'insufficient_credits');
   assert.equal(typeof empty.body.message, 'string');
@@ -52,13 +58,13 @@ test('402 insufficient_credits when the balance is empty, and the balance stays 
   assert.equal(await balance(key), 0);
 });
 
-test('a client that aborts before the response is not charged', async () => {
+test(`${route}: a client that aborts before the response is not charged`, async () => {
   const key = await server.newKey('pro');
   const { port } = new URL(server.base);
   const body = JSON.stringify({ delay_ms: 400 });
   await new Promise<void>((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST ${PAID} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.write(`POST ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
       setTimeout(() => {
         socket.destroy();
         resolve();
@@ -72,10 +78,11 @@ test('a client that aborts before the response is not charged', async () => {
   assert.equal(reservations.n, 0);
   await server.service.database.sql`SELECT 1`;
   const usage = await call(server.base, 'GET', `${API}/usage`, key);
-  const aborted = usage.body.usage.find((r: any) => r.endpoint === '/_test/paid');
+  const aborted = usage.body.usage.find((r: any) => `${API}${r.endpoint}` === route);
   assert.equal(aborted.status_code, 499);
   assert.equal(aborted.credits_consumed, 0);
 });
+}
 
 test('monthly tiers reset lazily to their allowance on the 1st (UTC); free credits never reset', async () => {
   const { sql } = server.service.database;

@@ -2,7 +2,7 @@
 //   admit (auth + rate limit) -> body -> reserve credits -> route -> commit or refund -> write -> usage.
 // Credits are committed before the success status is written and refunded on any failure or abort.
 // A reply that can exist before its charge (a cache hit, a read-only answer) skips the reservation:
-//   admit -> body -> reply -> charge (one batched statement) -> write -> usage.
+//   admit -> body -> validate -> charge (one batched statement) while the answer is worked out -> write -> usage.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
@@ -47,9 +47,10 @@ export interface Endpoint {
    */
   ready?(ctx: RouteContext): Reply | undefined;
   /**
-   * For a read-only endpoint (search): works out the answer before any credit is taken, then it
-   * is charged by one statement, as a `ready` reply is, and the reply is made with the balance
-   * after the charge. Nothing was taken before the work, so nothing needs giving back.
+   * For a read-only endpoint (search): works out the answer from input prepare() validated. It
+   * is charged by one statement, as a `ready` reply is, taken while the answer is worked out; the
+   * reply is made with the balance after the charge. An answer that fails gets its charge given
+   * back; one that finds the balance empty is dropped (402). Its reply carries no license.
    */
   answer?(ctx: RouteContext): Promise<(creditsRemaining: number) => Reply>;
   /** Reserve credits, do the work, commit or refund: for work that writes or can fail late. */
@@ -152,6 +153,8 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   let reservation: Reservation | undefined;
   let makeReady: ((credits: number) => Reply) | undefined; // a reply that exists before its charge
   let readyReply: Reply | undefined;
+  let charging: Promise<number | undefined> | undefined; // the charge of a ready reply or an answer
+  const charge: Charge = { keyId: admission.keyId, amount: endpoint.cost, license: undefined, requestId };
   let credits = admission.credits;
   let reply!: Reply;
   let closeConnection = false;
@@ -160,7 +163,13 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
     const work = await (early ?? startWork(endpoint, incoming, admission));
     const ctx = work.ctx;
     ctx.admission = admission; // the counted one, for the headers of anything that reads it later
-    makeReady = work.makeReady;
+    if (work.cached || work.answering) {
+      // The input is valid and the key admitted: the charge is taken while an answer is worked
+      // out (given back below if the answer fails).
+      charge.license = work.cached?.license;
+      if (endpoint.cost > 0 && !client.aborted) charging = deps.charger.charge(charge);
+      makeReady = work.cached ? () => work.cached! : await work.answering!;
+    }
     if (makeReady) {
       reply = readyReply = makeReady(credits);
     } else {
@@ -182,19 +191,23 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   }
 
   let charged = 0;
-  if (readyReply && endpoint.cost > 0 && reply === readyReply && !client.aborted) {
+  if (charging) {
     try {
-      const charge = { keyId: admission.keyId, amount: endpoint.cost, license: reply.license, requestId };
-      const balance = await deps.charger.charge(charge);
-      if (balance === undefined) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
-      else if (await keptUnlessGone(deps.sql, client, charge)) {
+      const balance = await charging;
+      const answered = reply === readyReply;
+      if (balance === undefined) {
+        if (answered) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
+      } else if (!answered) {
+        await returnCommittedCredits(deps.sql, charge, charge.license ? requestId : undefined); // the answer failed
+      } else if (await keptUnlessGone(deps.sql, client, charge)) {
         charged = endpoint.cost;
         credits = balance;
         deps.admitter.noteCredits(admission.keyId, credits);
         reply = makeReady!(credits);
       }
     } catch (err) {
-      reply = failure(deps, requestId, err);
+      const failed = failure(deps, requestId, err);
+      if (reply === readyReply) reply = failed;
     }
   }
   if (reservation) {
@@ -227,10 +240,11 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
 }
 
 /**
- * Reads the body, runs the endpoint's prepare(), and makes the reply that can exist before its
- * charge (a cache hit, a read-only answer), if the endpoint has one.
+ * Reads the body, runs the endpoint's prepare() (validation: its 4xx come before any charge),
+ * and starts the reply that can exist before its charge (a cache hit, a read-only answer), if
+ * the endpoint has one.
  */
-async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admission): Promise<{ ctx: RouteContext; makeReady?: (credits: number) => Reply }> {
+async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admission): Promise<Work> {
   const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
   const ctx: RouteContext = {
     admission, body, query: incoming.query, params: incoming.params, requestId: incoming.requestId,
@@ -240,8 +254,18 @@ async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admi
   };
   if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
   const cached = endpoint.ready?.(ctx);
-  if (cached) return { ctx, makeReady: () => cached };
-  return { ctx, makeReady: await endpoint.answer?.(ctx) };
+  if (cached) return { ctx, cached };
+  const answering = endpoint.answer?.(ctx);
+  answering?.catch(() => {}); // awaited by run() once the key is admitted
+  return { ctx, answering };
+}
+
+interface Work {
+  ctx: RouteContext;
+  /** A reply that exists already (Endpoint.ready). */
+  cached?: Reply;
+  /** The answer being worked out (Endpoint.answer): its input is valid, so it can be charged. */
+  answering?: Promise<(creditsRemaining: number) => Reply>;
 }
 
 /** Commits; if the client left while the commit was in flight, gives the credits back. */
