@@ -138,7 +138,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   // admission is being counted; it is used (and charged) only if the key is admitted, and its
   // errors count only then, so the order of checks stays 401, 429, 400.
   const likely = endpoint.answer ? deps.admitter.likely(incoming.authorization) : undefined;
-  const early = likely && startWork(endpoint, incoming, likely);
+  const early = likely && startWork(endpoint, incoming, likely, true);
   early?.catch(() => {}); // awaited below only if the key is admitted
   let admission: Admission;
   try {
@@ -160,15 +160,16 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   let closeConnection = false;
   try {
     if (!admission.admitted) throw rateLimited(admission);
-    const work = await (early ?? startWork(endpoint, incoming, admission));
+    const work = await (early ?? startWork(endpoint, incoming, admission, false));
     const ctx = work.ctx;
     ctx.admission = admission; // the counted one, for the headers of anything that reads it later
     if (work.cached || work.answering) {
       // The input is valid and the key admitted: the charge is taken while an answer is worked
-      // out (given back below if the answer fails).
+      // out (given back below if the answer fails). It is handed to the database first, so its
+      // round trip runs alongside the answer's work on this thread.
       charge.license = work.cached?.license;
       if (endpoint.cost > 0 && !client.aborted) charging = deps.charger.charge(charge);
-      makeReady = work.cached ? () => work.cached! : await work.answering!;
+      makeReady = work.cached ? () => work.cached! : await work.answering!();
     }
     if (makeReady) {
       reply = readyReply = makeReady(credits);
@@ -244,7 +245,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
  * and starts the reply that can exist before its charge (a cache hit, a read-only answer), if
  * the endpoint has one.
  */
-async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admission): Promise<Work> {
+async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admission, answerNow: boolean): Promise<Work> {
   const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
   const ctx: RouteContext = {
     admission, body, query: incoming.query, params: incoming.params, requestId: incoming.requestId,
@@ -255,8 +256,10 @@ async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admi
   if (endpoint.prepare) ctx.prepared = await endpoint.prepare(ctx);
   const cached = endpoint.ready?.(ctx);
   if (cached) return { ctx, cached };
-  const answering = endpoint.answer?.(ctx);
-  answering?.catch(() => {}); // awaited by run() once the key is admitted
+  if (!endpoint.answer) return { ctx };
+  let started: Promise<(creditsRemaining: number) => Reply> | undefined;
+  const answering = () => (started ??= endpoint.answer!(ctx));
+  if (answerNow) answering().catch(() => {}); // awaited by run() once the key is admitted
   return { ctx, answering };
 }
 
@@ -264,8 +267,8 @@ interface Work {
   ctx: RouteContext;
   /** A reply that exists already (Endpoint.ready). */
   cached?: Reply;
-  /** The answer being worked out (Endpoint.answer): its input is valid, so it can be charged. */
-  answering?: Promise<(creditsRemaining: number) => Reply>;
+  /** Starts (once) or joins the answer's work (Endpoint.answer): its input is valid, so it can be charged. */
+  answering?: () => Promise<(creditsRemaining: number) => Reply>;
 }
 
 /** Commits; if the client left while the commit was in flight, gives the credits back. */

@@ -97,8 +97,11 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     async fresh(use) {
       const newest = newestRevision();
       newest.catch(() => {}); // awaited below, unless loading the index fails first
-      // postgres.js writes queries on the next turn of the event loop: let it send this one
-      // before `use` takes the thread, so the round trip runs alongside it.
+      // postgres.js writes queries on the next turn of the event loop, and statement batchers
+      // (the charge of this very request) issue theirs on the next turn too: two turns let every
+      // query issued before this one go out before `use` takes the thread, so their round trips
+      // run alongside it.
+      await new Promise(setImmediate);
       await new Promise(setImmediate);
       const result = use(await current());
       if ((await newest) <= revision) return result;
