@@ -10,6 +10,7 @@ import { storePath } from '../catalog/store.ts';
 import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
+import { startBare } from './bare-server.ts';
 
 const DEMO_TRACKS = 3;
 const CLIP_SECONDS = 30;
@@ -90,8 +91,17 @@ export async function benchDownload(): Promise<string> {
           const fixed = seconds === CLIP_SECONDS ? uncached() : { track_id: track.id, duration_seconds: seconds };
           await fire(url, 64, keys, () => fixed); // warm-up: the clip is cached, the keys hold admission leases
           const cached = await fire(url, 64, keys, () => fixed);
-          const kb = cached.bytesPerSecond / cached.perSecond / 1000;
-          lines.push(`cached ${seconds} s clip, 64 conn: ${Math.round(cached.perSecond)} req/s (${kb.toFixed(0)} KB each, ${(cached.bytesPerSecond / 1e6).toFixed(0)} MB/s), p50 ${cached.p50} ms, p99 ${cached.p99} ms (non-2xx ${cached.non2xx}; target >= 3000 req/s)`);
+          const bytes = Math.round(cached.bytesPerSecond / cached.perSecond);
+          lines.push(`cached ${seconds} s clip, 64 conn: ${Math.round(cached.perSecond)} req/s (${(bytes / 1000).toFixed(0)} KB each, ${(cached.bytesPerSecond / 1e6).toFixed(0)} MB/s), p50 ${cached.p50} ms, p99 ${cached.p99} ms (non-2xx ${cached.non2xx}; target >= 3000 req/s)`);
+          // The reference: a bare uWS handler sending the same number of bytes, same client.
+          const bare = await startBare(bytes);
+          try {
+            await fire(bare.url, 64, keys, () => fixed);
+            const reference = await fire(bare.url, 64, keys, () => fixed);
+            lines.push(`  bare uWS handler, same bytes: ${Math.round(reference.perSecond)} req/s, p50 ${reference.p50} ms, p99 ${reference.p99} ms -> ratio ${(cached.perSecond / reference.perSecond).toFixed(2)}`);
+          } finally {
+            bare.stop();
+          }
         }
       }
       if (PARTS.has('full')) {

@@ -1,11 +1,10 @@
 // HTTP overhead: GET /me (auth, rate limit with admission leases over PostgreSQL, usage record) through the real server
 // process, against a bare uWS handler measured in the same run. autocannon, 64 connections.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { createApiKey } from '../server/auth/api-keys.ts';
 import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
+import { startBare } from './bare-server.ts';
 
 const CONNECTIONS = 64;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,15 +46,6 @@ function fire(url: string, keys?: string[]): Promise<Result> {
       },
     );
   });
-}
-
-async function startBare(): Promise<{ url: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'bare-uws.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => child.stdout!.on('data', (d) => {
-    const m = /listening on (\S+)/.exec(String(d));
-    if (m) resolve(m[1]);
-  }));
-  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 function line(name: string, r: Result): string {
