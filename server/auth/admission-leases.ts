@@ -58,6 +58,8 @@ export interface Counted {
 export interface LeaseTable {
   /** Spends one leased admission of the key, if it holds a valid one. */
   take(key: string, now: number): Counted | undefined;
+  /** True if take() would succeed now. */
+  holds(key: string, now: number): boolean;
   /**
    * The key's details if this process admitted it within the last minute, it has not been
    * dropped (revoked, expired, changed) and its last known counters leave room in its windows:
@@ -125,6 +127,11 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
       lease.unused -= 1;
       lease.demand += 1;
       return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
+    },
+
+    holds(key, now) {
+      const lease = leases.get(key);
+      return lease !== undefined && lease.unused > 0 && valid(lease, now);
     },
 
     peek(key, now) {

@@ -27,7 +27,8 @@ export interface Admitter {
   /**
    * A provisional admission for a key this process admitted recently and will most likely admit
    * again (see LeaseTable.peek), without counting anything: lets read-only work start while the
-   * real admission is counted. Undefined for any other header.
+   * real admission is counted in PostgreSQL. Undefined for any other header, and for a key
+   * whose leased admissions will admit it at once (nothing to overlap).
    */
   likely(authorization: string): Admission | undefined;
   /** Tells the admission leases a key's new balance, so later responses of this process show it. */
@@ -63,7 +64,8 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
     },
     likely(authorization) {
       const key = bearerToken(authorization);
-      const info = key === undefined ? undefined : leases.peek(key, Date.now());
+      const now = Date.now();
+      const info = key === undefined || leases.holds(key, now) ? undefined : leases.peek(key, now);
       return info && admissionOf({ info, minuteCount: 0, dayCount: 0 }, true, 0);
     },
     noteCredits: leases.noteCredits,
