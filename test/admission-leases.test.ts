@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
+import { createLeaseTable } from '../server/auth/admission-leases.ts';
 
 let server: TestServer;
 before(async () => (server = await startTestServer()));
@@ -56,4 +57,25 @@ test('revoking a key that holds a lease refuses it at once', async () => {
   const response = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(response.status, 401);
   assert.match(response.body.message, /revoked/);
+});
+
+test('the lease table tells a key it can admit at once (holds) from one it only expects to admit (peek)', () => {
+  const leases = createLeaseTable();
+  const now = Date.now();
+  const info = {
+    keyId: 1, tier: 'pro', credits: 10, monthlyCredits: 50000, intentExtraction: true, createdAt: new Date(now), expiresAt: null,
+    requestsPerMinute: 300, requestsPerDay: null,
+  };
+  const minuteWindow = new Date(now - (now % 60_000));
+  assert.equal(leases.holds('k', now), false);
+  assert.equal(leases.peek('k', now), undefined);
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 3, dayCount: 3, granted: 1, leased: 2 }, now);
+  assert.equal(leases.holds('k', now), true);
+  assert.ok(leases.take('k', now));
+  assert.ok(leases.take('k', now));
+  assert.equal(leases.holds('k', now), false, 'both leased admissions spent');
+  assert.equal(leases.take('k', now), undefined);
+  assert.equal(leases.peek('k', now)?.keyId, 1, 'still expected to be admitted: its windows have room');
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 300, dayCount: 300, granted: 1, leased: 0 }, now);
+  assert.equal(leases.peek('k', now), undefined, 'a key at its minute limit is not expected to be admitted');
 });
