@@ -59,6 +59,27 @@ test('order, scores and totals equal the SQL formula, with and without filters',
   assert.ok(filtered.length > 0, 'the filtered reference is not empty');
 });
 
+test('each filter alone and combined selects exactly what SQL selects', async () => {
+  const cases: [object, Parameters<typeof referenceSearch>[2]][] = [
+    [{ genres: ['Electronic', 'Jazz'] }, sql`t.genre IN ('Electronic', 'Jazz')`],
+    [{ moods: ['Calm'] }, sql`'Calm' = ANY(t.moods)`],
+    [{ instruments: ['Piano', 'Strings'] }, sql`t.instruments && '{Piano,Strings}'::text[]`],
+    [{ has_vocals: true }, sql`t.has_vocals`],
+    [{ has_vocals: false }, sql`NOT t.has_vocals`],
+    [{ energy_level: 'low' }, sql`t.energy_level = 'low'`],
+    [{ min_bpm: 90, max_bpm: 110 }, sql`t.bpm BETWEEN 90 AND 110`],
+    [{ genres: ['Electronic', 'Ambient', 'Cinematic'], instruments: ['Synth'], has_vocals: false, max_bpm: 130 }, sql`t.genre IN ('Electronic', 'Ambient', 'Cinematic') AND 'Synth' = ANY(t.instruments) AND NOT t.has_vocals AND t.bpm <= 130`],
+  ];
+  for (const [filters, where] of cases) {
+    const expected = await reference('instrumental bass drums', where, 100);
+    const got = await search({ query: 'instrumental bass drums', limit: 100, filters });
+    assert.equal(got.status, 200, JSON.stringify(got.body));
+    assert.deepEqual(got.body.tracks.map((t: any) => t.id), expected.map((r) => r.id), `order with ${JSON.stringify(filters)}`);
+    assert.equal(got.body.total_count, expected[0]?.total ?? 0, `total with ${JSON.stringify(filters)}`);
+    assert.ok(expected.length > 0, `the reference with ${JSON.stringify(filters)} is not empty`);
+  }
+});
+
 test('a title with a typo ranks by word similarity exactly as pg_trgm does', async () => {
   const [{ title }] = await sql<{ title: string }[]>`SELECT title FROM tracks ORDER BY id LIMIT 1`;
   const typo = title.slice(0, -2) + title.slice(-1); // drop a letter

@@ -1,9 +1,10 @@
 // The in-memory search index: for each track, its PostgreSQL tsvector turned into postings (one
 // per lexeme, carrying that lexeme's precomputed share of ts_rank), its name as a sequence of
-// trigram numbers, and the fields the filters test. A search sums the postings of the query's
-// terms, adds pg_trgm's word similarity for names, filters, and keeps the best `want` in a bounded
-// heap, so its cost grows with the number of matches and not with a sort of them. Scores equal the
-// SQL formula ts_rank(search_document, query, 1) + 0.5 * word_similarity(query, search_names).
+// trigram numbers, and the fields the filters test (each filter value as a bitset of documents).
+// A search sums the postings of the query's terms, adds pg_trgm's word similarity for names,
+// visits only the documents its filters select (one AND of bitsets), and keeps the best `want` in
+// a bounded heap, so its cost grows with the number of matches and not with a sort of them. Scores
+// equal the SQL formula ts_rank(search_document, query, 1) + 0.5 * word_similarity(query, search_names).
 // Per-track data lives in flat columns (arrays indexed by document number), not objects: a search
 // visits tens of thousands of tracks, and scattered objects would make each visit a cache miss.
 // A changed track is appended as a new document and its old one marked dead.
@@ -11,7 +12,8 @@ import type { SearchFilters } from './validate.ts';
 import { ENERGY_LEVELS, type EnergyLevel } from '../../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
-import { column, float32, float64, int32, int8, push, uint8, type Column } from './typed-column.ts';
+import { column, float32, float64, int32, push, uint8, type Column } from './typed-column.ts';
+import { createValueBitsets, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
 
 export interface IndexedTrack {
   id: string;
@@ -89,17 +91,6 @@ function createListColumn() {
   };
 }
 
-/** Which numbers of a numbering a filter accepts (null: the filter is absent). */
-function accepted(wanted: string[] | undefined, numbering: ReturnType<typeof createNumbering>): Uint8Array | null {
-  if (!wanted) return null;
-  const set = new Uint8Array(numbering.size());
-  for (const value of wanted) {
-    const n = numbering.find(value);
-    if (n !== undefined) set[n] = 1;
-  }
-  return set;
-}
-
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
   const summaries: string[] = [];
@@ -108,12 +99,15 @@ export function createSearchIndex(): SearchIndex {
   const genres = createNumbering();
   const moods = createNumbering();
   const instruments = createNumbering();
-  const genreOf = column(int32); // -1: none
-  const energyOf = column(int8); // index in ENERGY_LEVELS, -1: none
-  const vocalsOf = column(int8); // 1, 0, -1: unknown
+  // The documents of each filter value (alive: value 0; vocals: 1 with, 0 without; energy: its
+  // index in ENERGY_LEVELS). A document's values never change: a changed track is a new document.
+  const aliveDocs = createValueBitsets();
+  const genreDocs = createValueBitsets();
+  const energyDocs = createValueBitsets();
+  const vocalsDocs = createValueBitsets();
+  const moodDocs = createValueBitsets();
+  const instrumentDocs = createValueBitsets();
   const bpmOf = column(float32); // the column is real; NaN: none
-  const moodsOf = createListColumn();
-  const instrumentsOf = createListColumn();
   const nameTrigramsOf = createListColumn();
   const docOf = new Map<string, number>();
   const postings = new Map<string, Postings>();
@@ -145,6 +139,7 @@ export function createSearchIndex(): SearchIndex {
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
       alive.data[previous] = 0;
+      aliveDocs.remove(0, previous);
       deadCount++;
       docOf.delete(track.id);
     }
@@ -153,13 +148,14 @@ export function createSearchIndex(): SearchIndex {
     ids.push(track.id);
     summaries.push(track.summary);
     push(alive, 1);
+    aliveDocs.add(0, doc);
     docOf.set(track.id, doc);
-    push(genreOf, track.genre === null ? -1 : genres.number(track.genre));
-    push(energyOf, track.energy_level === null ? -1 : ENERGY_LEVELS.indexOf(track.energy_level));
-    push(vocalsOf, track.has_vocals === null ? -1 : track.has_vocals ? 1 : 0);
+    if (track.genre !== null) genreDocs.add(genres.number(track.genre), doc);
+    if (track.energy_level !== null) energyDocs.add(ENERGY_LEVELS.indexOf(track.energy_level), doc);
+    if (track.has_vocals !== null) vocalsDocs.add(track.has_vocals ? 1 : 0, doc);
     push(bpmOf, track.bpm === null ? NaN : track.bpm);
-    moodsOf.append(track.moods.map(moods.number));
-    instrumentsOf.append(track.instruments.map(instruments.number));
+    for (const mood of track.moods) moodDocs.add(moods.number(mood), doc);
+    for (const instrument of track.instruments) instrumentDocs.add(instruments.number(instrument), doc);
     const sequence = trigrams(track.names).map(trigramNumbers.number);
     nameTrigramsOf.append(sequence);
     const distinct = new Set(sequence);
@@ -190,34 +186,54 @@ export function createSearchIndex(): SearchIndex {
     return lo;
   }
 
-  function anyAccepted(list: ReturnType<typeof createListColumn>, doc: number, set: Uint8Array): boolean {
-    const start = list.start.data;
-    const values = list.values.data;
-    for (let i = start[doc]; i < start[doc + 1]; i++) if (set[values[i]]) return true;
-    return false;
+  /** The documents a filter's values select (OR of the values' sets); values the catalog lacks select none. */
+  function docsWith(wanted: string[], numbering: ReturnType<typeof createNumbering>, sets: ValueBitsets, words: number): DocBitset {
+    return unionOf(wanted.map((value) => {
+      const n = numbering.find(value);
+      return n === undefined ? undefined : sets.of(n);
+    }), words);
   }
 
-  /** Every filter as a test of document numbers. */
-  function compileFilters(f: SearchFilters): (doc: number) => boolean {
-    const genreSet = accepted(f.genres, genres);
-    const moodSet = accepted(f.moods, moods);
-    const instrumentSet = accepted(f.instruments, instruments);
-    const vocals = f.has_vocals === undefined ? null : f.has_vocals ? 1 : 0;
+  /** The live documents every set filter accepts, but for the BPM range (tested per match). */
+  function filterDocs(f: SearchFilters): DocBitset {
+    const words = wordsFor(ids.length);
+    const docs = unionOf([aliveDocs.of(0)], words);
+    if (f.genres) intersectInto(docs, docsWith(f.genres, genres, genreDocs, words));
+    if (f.moods) intersectInto(docs, docsWith(f.moods, moods, moodDocs, words));
+    if (f.instruments) intersectInto(docs, docsWith(f.instruments, instruments, instrumentDocs, words));
+    if (f.energy_level) intersectInto(docs, unionOf([energyDocs.of(ENERGY_LEVELS.indexOf(f.energy_level))], words));
+    if (f.has_vocals !== undefined) intersectInto(docs, unionOf([vocalsDocs.of(f.has_vocals ? 1 : 0)], words));
+    return docs;
+  }
+
+  /**
+   * Offers every matching document the filters accept to `best`, in document order; returns how
+   * many there were. Matches are the documents with a text sum or a name similarity.
+   */
+  function rankMatches(f: SearchFilters, termCount: number, best: ReturnType<typeof createTopK>): number {
+    const docs = filterDocs(f);
     const minBpm = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
     const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
     const anyBpm = f.min_bpm === undefined && f.max_bpm === undefined;
-    const energy = f.energy_level ? ENERGY_LEVELS.indexOf(f.energy_level) : null;
-    const genre = genreOf.data;
-    const energies = energyOf.data;
-    const vocal = vocalsOf.data;
     const bpm = bpmOf.data;
-    return (doc) =>
-      (genreSet === null || (genre[doc] >= 0 && genreSet[genre[doc]] === 1)) &&
-      (energy === null || energies[doc] === energy) &&
-      (vocals === null || vocal[doc] === vocals) &&
-      (anyBpm || (bpm[doc] >= minBpm && bpm[doc] <= maxBpm)) && // NaN fails both
-      (moodSet === null || anyAccepted(moodsOf, doc, moodSet)) &&
-      (instrumentSet === null || anyAccepted(instrumentsOf, doc, instrumentSet));
+    const normaliser = normalisers.data;
+    let total = 0;
+    for (let w = 0; w < docs.length; w++) {
+      let bits = docs[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const doc = (w << 5) + 31 - Math.clz32(low);
+        const sum = sums[doc];
+        const similarity = similarities[doc];
+        if (sum === 0 && similarity === 0) continue;
+        if (!anyBpm && !(bpm[doc] >= minBpm && bpm[doc] <= maxBpm)) continue; // NaN fails both
+        const rank = sum === 0 ? 0 : finishRank(sum, termCount, normaliser[doc]);
+        best.offer(doc, rank + 0.5 * similarity);
+        total++;
+      }
+    }
+    return total;
   }
 
   /** Adds every term's postings into sums. */
@@ -285,41 +301,18 @@ export function createSearchIndex(): SearchIndex {
   function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number, fallback?: SearchFilters) {
     sumTerms(terms);
     if (nameTrigrams.size > 0) matchNames(nameTrigrams);
-    const passes = compileFilters(filters);
-    const passesFallback = fallback ? compileFilters(fallback) : null;
     const before = (a: number, b: number) => ids[a] < ids[b];
     const best = createTopK(want, before);
+    const total = rankMatches(filters, terms.length, best);
     const bestFallback = createTopK(want, before);
-    let total = 0;
-    let totalFallback = 0;
-    const live = alive.data;
-    const normaliser = normalisers.data;
-    // One pass over every document in order: the columns are read front to back, which costs
-    // less than visiting the matches in the scattered order the postings found them.
-    for (let doc = 0; doc < ids.length; doc++) {
-      if (sums[doc] === 0 && similarities[doc] === 0) continue;
-      const inMain = live[doc] === 1 && passes(doc);
-      const inFallback = passesFallback !== null && total === 0 && live[doc] === 1 && passesFallback(doc);
-      if (inMain || inFallback) {
-        const rank = sums[doc] === 0 ? 0 : finishRank(sums[doc], terms.length, normaliser[doc]);
-        const score = rank + 0.5 * similarities[doc];
-        if (inMain) {
-          best.offer(doc, score);
-          total++;
-        }
-        if (inFallback) {
-          bestFallback.offer(doc, score);
-          totalFallback++;
-        }
-      }
-      sums[doc] = 0;
-      similarities[doc] = 0;
-    }
+    const totalFallback = fallback && total === 0 ? rankMatches(fallback, terms.length, bestFallback) : 0;
+    sums.fill(0, 0, ids.length);
+    similarities.fill(0, 0, ids.length);
     const ranking = (heap: typeof best, count: number): Ranking => ({
       total: count,
       top: heap.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
     });
-    return { ...ranking(best, total), ...(passesFallback && total === 0 ? { fallback: ranking(bestFallback, totalFallback) } : {}) };
+    return { ...ranking(best, total), ...(fallback && total === 0 ? { fallback: ranking(bestFallback, totalFallback) } : {}) };
   }
 
   return {
