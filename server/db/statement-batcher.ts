@@ -4,6 +4,12 @@
 // PostgreSQL serve thousands of them a second.
 export type BatchRunner<Item, Result> = (items: Item[]) => Promise<Result[]>;
 
+// Batches out at once, by default. A batch mostly waits: for its commit and, under load on 2 cores,
+// for a CPU to run its statement. Four in flight gave 7-22% more cached clips per second than two
+// (p99 62-68 ms vs 77-81 ms), and /me 5,900-7,400 req/s vs 5,200-5,400 (p99 27-39 ms vs 45-46),
+// in alternating runs; eight did no better than four.
+const DEFAULT_IN_FLIGHT = 4;
+
 export interface StatementBatcher<Item, Result> {
   /** Resolves with this item's result, in the order `run` returned them. */
   submit(item: Item): Promise<Result>;
@@ -20,7 +26,7 @@ export function createStatementBatcher<Item, Result>(
   options: { maxBatch?: number; maxInFlight?: number } = {},
 ): StatementBatcher<Item, Result> {
   const maxBatch = options.maxBatch ?? 256;
-  const maxInFlight = options.maxInFlight ?? 2;
+  const maxInFlight = options.maxInFlight ?? DEFAULT_IN_FLIGHT;
   let queue: Waiting<Item, Result>[] = [];
   let inFlight = 0;
   let scheduled = false;
