@@ -19,23 +19,26 @@ export interface TrackLookup {
 }
 
 // Rows of present tracks are kept for a second: a busy track costs one query a second, not one
-// per download, and a removal reaches every server process within that second.
+// per download, and a removal reaches every server process within that second. Concurrent misses
+// of one id share one query (lru-cache's fetch), so the second's expiry under load is one query,
+// not one per waiting request.
 const ROW_TTL_MS = 1000;
 const MAX_ROWS = 10_000;
 
 export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
   const analyses = new LRUCache<string, Uint8Array>({ maxSize: maxAnalysisBytes, sizeCalculation: (a) => a.byteLength });
-  const rows = new LRUCache<string, TrackRow>({ max: MAX_ROWS, ttl: ROW_TTL_MS });
-  return {
-    async find(id) {
-      const cached = rows.get(id);
-      if (cached) return cached;
+  const rows = new LRUCache<string, TrackRow>({
+    max: MAX_ROWS,
+    ttl: ROW_TTL_MS,
+    fetchMethod: async (id) => {
       const [row] = await sql<TrackRow[]>`
         SELECT id, title, duration_seconds, audio_sha256, audio_bytes, preview_sha256, peak_seconds
           FROM tracks WHERE id = ${id} AND removed_at IS NULL`;
-      if (row) rows.set(id, row);
-      return row;
+      return row; // undefined (not found) is not cached
     },
+  });
+  return {
+    find: (id) => rows.fetch(id),
     async analysis(track) {
       const cached = analyses.get(track.audio_sha256);
       if (cached) return cached;
