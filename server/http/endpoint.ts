@@ -133,7 +133,6 @@ interface Incoming {
 
 async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<void> {
   const { requestId, client } = incoming;
-  const baseHeaders: Record<string, string> = { 'X-Request-Id': requestId };
   // A read-only answer for a key this process admitted moments ago is worked out while the
   // admission is being counted; it is used (and charged) only if the key is admitted, and its
   // errors count only then, so the order of checks stays 401, 429, 400.
@@ -146,7 +145,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   } catch (err) {
     // Unauthenticated: no key to charge or record against.
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
-    send(res, client, reply, baseHeaders, incoming.body !== undefined && reply.status === 413);
+    send(res, client, reply, { 'X-Request-Id': requestId }, incoming.body !== undefined && reply.status === 413);
     return;
   }
 
@@ -226,7 +225,8 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   }
 
   const status = client.aborted ? 499 : reply.status;
-  const headers = { ...baseHeaders, ...limitHeaders(admission, credits) };
+  const headers = limitHeaders(admission, credits);
+  headers['X-Request-Id'] = requestId;
   if (reply.status === 429) headers['X-RateLimit-Remaining'] = '0';
   await send(res, client, reply, headers, closeConnection);
   deps.usage.record({
