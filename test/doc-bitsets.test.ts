@@ -1,11 +1,11 @@
 // Document bitsets (server/search/doc-bitsets.ts), against plain sets of numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createValueBitsets, intersectInto, unionOf, wordsFor } from '../server/search/doc-bitsets.ts';
+import { createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor } from '../server/search/doc-bitsets.ts';
 
 function docsIn(set: Uint32Array): number[] {
   const docs: number[] = [];
-  for (let doc = 0; doc < set.length * 32; doc++) if (set[doc >>> 5] & (1 << (doc & 31))) docs.push(doc);
+  for (let doc = 0; doc < set.length * 32 + 64; doc++) if (hasDoc(set, doc)) docs.push(doc);
   return docs;
 }
 

@@ -8,6 +8,11 @@ export function wordsFor(docs: number): number {
   return (docs + 31) >>> 5;
 }
 
+/** Whether the document is in the set (past its end: no). */
+export function hasDoc(set: DocBitset, doc: number): boolean {
+  return ((set[doc >>> 5] ?? 0) & (1 << (doc & 31))) !== 0;
+}
+
 /** Growable bitsets keyed by value number (a genre, a mood, ...). */
 export interface ValueBitsets {
   add(value: number, doc: number): void;

@@ -12,8 +12,8 @@ import type { SearchFilters } from './validate.ts';
 import { ENERGY_LEVELS, type EnergyLevel } from '../../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
-import { column, float32, float64, int32, push, uint8, type Column } from './typed-column.ts';
-import { createValueBitsets, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
+import { column, float32, float64, int32, push, type Column } from './typed-column.ts';
+import { createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
 
 export interface IndexedTrack {
   id: string;
@@ -94,7 +94,6 @@ function createListColumn() {
 export function createSearchIndex(): SearchIndex {
   const ids: string[] = [];
   const summaries: string[] = [];
-  const alive = column(uint8);
   const normalisers = column(float64); // of the tsvector's length, for ts_rank
   const genres = createNumbering();
   const moods = createNumbering();
@@ -138,7 +137,6 @@ export function createSearchIndex(): SearchIndex {
   function upsert(track: IndexedTrack) {
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
-      alive.data[previous] = 0;
       aliveDocs.remove(0, previous);
       deadCount++;
       docOf.delete(track.id);
@@ -147,7 +145,6 @@ export function createSearchIndex(): SearchIndex {
     const doc = ids.length;
     ids.push(track.id);
     summaries.push(track.summary);
-    push(alive, 1);
     aliveDocs.add(0, doc);
     docOf.set(track.id, doc);
     if (track.genre !== null) genreDocs.add(genres.number(track.genre), doc);
@@ -271,7 +268,7 @@ export function createSearchIndex(): SearchIndex {
     });
     lists.sort((a, b) => a.docs.length - b.docs.length);
     const rarest = queryDistinct - Math.ceil(needed) + 1;
-    const live = alive.data;
+    const live = aliveDocs.of(0) ?? new Uint32Array(0);
     const counts = sharedCounts;
     const candidates: number[] = [];
     for (let l = 0; l < lists.length; l++) {
@@ -279,7 +276,7 @@ export function createSearchIndex(): SearchIndex {
       if (l < rarest) {
         for (let d = 0; d < docs.length; d++) {
           const doc = docs[d];
-          if (live[doc] && counts[doc]++ === 0) candidates.push(doc);
+          if (hasDoc(live, doc) && counts[doc]++ === 0) candidates.push(doc);
         }
       } else {
         for (let d = 0; d < docs.length; d++) if (counts[docs[d]] !== 0) counts[docs[d]]++;
