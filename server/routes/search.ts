@@ -36,7 +36,7 @@ export function searchEndpoint(deps: { index: LiveSearchIndex; secret: string; b
       }
       return request;
     },
-    // Search only reads, so it is worked out first and charged after (see Endpoint.answer).
+    // Search only reads: it is charged while it is worked out, and given back if it fails (see Endpoint.answer).
     async answer({ prepared, admission }) {
       const request = prepared as SearchRequest;
       const useIntent = request.intent ?? admission.intentExtraction;

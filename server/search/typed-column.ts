@@ -1,7 +1,7 @@
 // Append-only typed arrays that double when full. The search index keeps its numbers in these
 // rather than in JS arrays: the JIT reads them without type checks, and the garbage collector
 // never has to walk their millions of elements.
-type TypedArray = Int8Array | Uint8Array | Int32Array | Float32Array | Float64Array;
+type TypedArray = Int32Array | Float32Array | Float64Array;
 
 export interface Column<T extends TypedArray> {
   data: T;
@@ -23,8 +23,6 @@ export function push<T extends TypedArray>(c: Column<T>, value: number): void {
   c.data[c.length++] = value;
 }
 
-export const int8 = (n: number) => new Int8Array(n);
-export const uint8 = (n: number) => new Uint8Array(n);
 export const int32 = (n: number) => new Int32Array(n);
 export const float32 = (n: number) => new Float32Array(n);
 export const float64 = (n: number) => new Float64Array(n);

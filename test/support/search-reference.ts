@@ -2,9 +2,10 @@
 // pg_trgm word similarity on names, ties by id. What the in-memory index must reproduce (tests),
 // and the reference it is timed against (bench).
 import type { Sql } from '../../server/db/connect.ts';
+import { words as wordsOf } from '../../server/search/trigrams.ts';
 
 export function referenceSearch(sql: Sql, query: string, where = sql`true`, limit = 50) {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const words = [...new Set(wordsOf(query))];
   const tsquery = words.map((w) => `'${w}':*`).join(' | ');
   const raw = query.toLowerCase();
   return sql<{ id: string; score: number; total: number }[]>`
