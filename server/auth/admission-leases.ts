@@ -106,6 +106,12 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
     return now < lease.validUntil && now - lease.minuteWindow < 60_000;
   }
 
+  /** The key's lease if it has an admission to spend now. */
+  function spendable(key: string, now: number): Lease | undefined {
+    const lease = leases.get(key);
+    return lease && lease.unused > 0 && valid(lease, now) ? lease : undefined;
+  }
+
   function drop(key: string) {
     const lease = leases.get(key);
     if (!lease) return;
@@ -122,17 +128,14 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
 
   return {
     take(key, now) {
-      const lease = leases.get(key);
-      if (!lease || lease.unused === 0 || !valid(lease, now)) return undefined;
+      const lease = spendable(key, now);
+      if (!lease) return undefined;
       lease.unused -= 1;
       lease.demand += 1;
       return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
     },
 
-    holds(key, now) {
-      const lease = leases.get(key);
-      return lease !== undefined && lease.unused > 0 && valid(lease, now);
-    },
+    holds: (key, now) => spendable(key, now) !== undefined,
 
     peek(key, now) {
       const lease = leases.get(key);
