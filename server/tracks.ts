@@ -26,7 +26,16 @@ const ROW_TTL_MS = 1000;
 const MAX_ROWS = 10_000;
 
 export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
-  const analyses = new LRUCache<string, Uint8Array>({ maxSize: maxAnalysisBytes, sizeCalculation: (a) => a.byteLength });
+  // Keyed by audio hash, fetched by track id (the context); concurrent misses share one query too.
+  const analyses = new LRUCache<string, Uint8Array, string>({
+    maxSize: maxAnalysisBytes,
+    sizeCalculation: (a) => a.byteLength,
+    fetchMethod: async (_sha256, _stale, { context: trackId }) => {
+      const [row] = await sql<{ analysis: Buffer }[]>`SELECT analysis FROM tracks WHERE id = ${trackId}`;
+      if (!row) throw new Error(`track ${trackId} has no stored analysis`);
+      return new Uint8Array(row.analysis);
+    },
+  });
   const rows = new LRUCache<string, TrackRow>({
     max: MAX_ROWS,
     ttl: ROW_TTL_MS,
@@ -39,13 +48,6 @@ export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024)
   });
   return {
     find: (id) => rows.fetch(id),
-    async analysis(track) {
-      const cached = analyses.get(track.audio_sha256);
-      if (cached) return cached;
-      const [row] = await sql<{ analysis: Buffer }[]>`SELECT analysis FROM tracks WHERE id = ${track.id}`;
-      const bytes = new Uint8Array(row.analysis);
-      analyses.set(track.audio_sha256, bytes);
-      return bytes;
-    },
+    analysis: async (track) => (await analyses.fetch(track.audio_sha256, { context: track.id }))!,
   };
 }
