@@ -96,14 +96,16 @@ export async function refundCredits(sql: Sql, reservation: Reservation): Promise
 }
 
 /**
- * Gives back a charge that was committed but whose response never reached the client (the client
- * went away while the commit was in flight). Called at most once per request, by the one code path
- * that saw both the commit and the abort.
+ * Gives back a charge that was committed for a response that never went out: the client went away
+ * while the commit was in flight, the answer failed, or the key was refused after an early charge
+ * (server/http/endpoint.ts). Called at most once per request, by the one code path that saw both
+ * the commit and the failure. Returns the key's balance after.
  */
-export async function returnCommittedCredits(sql: Sql, reservation: Pick<Reservation, 'keyId' | 'amount'>, licenseRequestId?: string): Promise<void> {
-  await sql.begin(async (tx) => {
-    await tx`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId}`;
+export async function returnCommittedCredits(sql: Sql, reservation: Pick<Reservation, 'keyId' | 'amount'>, licenseRequestId?: string): Promise<number | undefined> {
+  return sql.begin(async (tx) => {
+    const [row] = await tx`UPDATE api_keys SET credits = credits + ${reservation.amount} WHERE id = ${reservation.keyId} RETURNING credits`;
     if (licenseRequestId) await tx`DELETE FROM licenses WHERE request_id = ${licenseRequestId}`;
+    return row?.credits as number | undefined;
   });
 }
 

@@ -84,6 +84,22 @@ test(`${route}: a client that aborts before the response is not charged`, async 
 });
 }
 
+test(`${ANSWER}: an answer charged alongside its admission, for a key refused after all, gets its credit back`, async () => {
+  const key = await server.newKey('starter');
+  // Now this process knows the key: its next answer and charge start before its admission is counted.
+  assert.equal((await call(server.base, 'POST', ANSWER, key, {})).status, 200);
+  // Meanwhile another server process used up the key's day (starter: 1,000 requests).
+  await server.service.database.sql`
+    UPDATE api_keys SET day_count = 1000, day_window = (now() AT TIME ZONE 'UTC')::date WHERE key_hash = ${hashApiKey(key)}`;
+  const limited = await call(server.base, 'POST', ANSWER, key, {});
+  assert.equal(limited.status, 429);
+  assert.equal(limited.headers.get('x-credits-remaining'), '299');
+  assert.equal(await balance(key), 299);
+  await server.service.database.sql`UPDATE api_keys SET day_count = 0 WHERE key_hash = ${hashApiKey(key)}`; // to read its usage
+  const usage = await call(server.base, 'GET', `${API}/usage`, key);
+  assert.deepEqual(usage.body.usage.map((r: any) => [r.status_code, r.credits_consumed]), [[429, 0], [200, 1]]);
+});
+
 test('monthly tiers reset lazily to their allowance on the 1st (UTC); free credits never reset', async () => {
   const { sql } = server.service.database;
   const starter = await server.newKey('starter');

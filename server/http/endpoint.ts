@@ -134,26 +134,41 @@ interface Incoming {
 async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<void> {
   const { requestId, client } = incoming;
   // A read-only answer for a key this process admitted moments ago is worked out while the
-  // admission is being counted; it is used (and charged) only if the key is admitted, and its
-  // errors count only then, so the order of checks stays 401, 429, 400.
+  // admission is being counted; it is used only if the key is admitted, and its errors count only
+  // then, so the order of checks stays 401, 429, 400. Its charge goes out as soon as its input is
+  // valid, alongside the admission: the key is all but admitted, and the rare refusal gives the
+  // credit back below. That saves the charge's round trip after the admission's.
   const likely = endpoint.answer ? deps.admitter.likely(incoming.authorization) : undefined;
-  const early = likely && startWork(endpoint, incoming, likely, true);
+  const charge: Charge = { keyId: likely?.keyId ?? 0, amount: endpoint.cost, license: undefined, requestId };
+  let charging: Promise<number | undefined> | undefined; // the charge of a ready reply or an answer
+  const startCharge = () => {
+    if (charging || endpoint.cost === 0 || client.aborted) return;
+    charging = deps.charger.charge(charge);
+    charging.catch(() => {}); // awaited below; failing before that must not end the process (unhandled rejection)
+  };
+  let admitted: boolean | undefined; // known once the admission is counted
+  const early = likely && startWork(endpoint, incoming, likely, true).then((work) => {
+    if (admitted === undefined) startCharge();
+    return work;
+  });
   early?.catch(() => {}); // awaited below only if the key is admitted
   let admission: Admission;
   try {
     admission = await deps.admitter.admit(incoming.authorization);
+    admitted = admission.admitted;
   } catch (err) {
-    // Unauthenticated: no key to charge or record against.
+    // Unauthenticated: no key to charge or record against (an early charge is given back).
+    admitted = false;
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
     send(res, client, reply, { 'X-Request-Id': requestId }, incoming.body !== undefined && reply.status === 413);
+    if (charging) await giveBack(deps, charging, charge, requestId);
     return;
   }
 
   let reservation: Reservation | undefined;
   let makeReady: ((credits: number) => Reply) | undefined; // a reply that exists before its charge
   let readyReply: Reply | undefined;
-  let charging: Promise<number | undefined> | undefined; // the charge of a ready reply or an answer
-  const charge: Charge = { keyId: admission.keyId, amount: endpoint.cost, license: undefined, requestId };
+  charge.keyId = admission.keyId;
   let credits = admission.credits;
   let reply!: Reply;
   let closeConnection = false;
@@ -167,7 +182,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       // out (given back below if the answer fails). It is handed to the database first, so its
       // round trip runs alongside the answer's work on this thread.
       charge.license = work.cached?.license;
-      if (endpoint.cost > 0 && !client.aborted) charging = deps.charger.charge(charge);
+      startCharge();
       makeReady = work.cached ? () => work.cached! : await work.answering!();
     }
     if (makeReady) {
@@ -198,7 +213,9 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       if (balance === undefined) {
         if (answered) reply = errorReply(insufficientCredits(credits, endpoint.cost), requestId);
       } else if (!answered) {
-        await returnCommittedCredits(deps.sql, charge, charge.license ? requestId : undefined); // the answer failed
+        // The answer failed, or the key was refused after its early charge.
+        credits = (await returnCommittedCredits(deps.sql, charge, charge.license ? requestId : undefined)) ?? credits;
+        deps.admitter.noteCredits(admission.keyId, credits);
       } else if (await keptUnlessGone(deps.sql, client, charge)) {
         charged = endpoint.cost;
         credits = balance;
@@ -269,6 +286,15 @@ interface Work {
   cached?: Reply;
   /** Starts (once) or joins the answer's work (Endpoint.answer): its input is valid, so it can be charged. */
   answering?: () => Promise<(creditsRemaining: number) => Reply>;
+}
+
+/** Gives back a charge taken for a request that was then refused. */
+async function giveBack(deps: EndpointDeps, charging: Promise<number | undefined>, charge: Charge, requestId: string): Promise<void> {
+  try {
+    if ((await charging) !== undefined) await returnCommittedCredits(deps.sql, charge);
+  } catch (err) {
+    deps.log(`request ${requestId}: could not give back an early charge`, err);
+  }
 }
 
 /** Commits; if the client left while the commit was in flight, gives the credits back. */
