@@ -31,7 +31,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 test('concurrent admission and charge batches over the same keys, in any order, never deadlock', async () => {
-  const keys = [];
+  const keys: { id: number; hash: Buffer }[] = [];
   for (let i = 0; i < 6; i++) {
     const { key } = await createApiKey(sql, { name: `lock-${i}`, tier: 'pro' });
     const [row] = await sql`SELECT id FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
