@@ -118,6 +118,7 @@ export function createSearchIndex(): SearchIndex {
   // Scratch space of one search, zeroed again after use (searches run one at a time on this thread).
   let sums = new Float64Array(1024);
   let similarities = new Float64Array(1024);
+  let matched: DocBitset = new Uint32Array(wordsFor(1024)); // documents with a text sum or a name similarity
   let sharedCounts = new Uint16Array(1024); // query trigrams each name has
   let inQuery = new Uint8Array(1024);
   let lastAt = new Int32Array(1024).fill(-1);
@@ -126,6 +127,7 @@ export function createSearchIndex(): SearchIndex {
     if (ids.length > sums.length) {
       sums = new Float64Array(sums.length * 2);
       similarities = new Float64Array(sums.length);
+      matched = new Uint32Array(wordsFor(sums.length));
       sharedCounts = new Uint16Array(sums.length);
     }
     if (trigramNumbers.size() > inQuery.length) {
@@ -209,6 +211,7 @@ export function createSearchIndex(): SearchIndex {
    */
   function rankMatches(f: SearchFilters, termCount: number, best: ReturnType<typeof createTopK>): number {
     const docs = filterDocs(f);
+    intersectInto(docs, matched);
     const minBpm = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
     const maxBpm = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
     const anyBpm = f.min_bpm === undefined && f.max_bpm === undefined;
@@ -223,7 +226,6 @@ export function createSearchIndex(): SearchIndex {
         const doc = (w << 5) + 31 - Math.clz32(low);
         const sum = sums[doc];
         const similarity = similarities[doc];
-        if (sum === 0 && similarity === 0) continue;
         if (!anyBpm && !(bpm[doc] >= minBpm && bpm[doc] <= maxBpm)) continue; // NaN fails both
         const rank = sum === 0 ? 0 : finishRank(sum, termCount, normaliser[doc]);
         best.offer(doc, rank + 0.5 * similarity);
@@ -246,6 +248,7 @@ export function createSearchIndex(): SearchIndex {
         for (let n = 0; n < list.docs.length; n++) {
           const doc = docs[n];
           sums[doc] = addContribution(sums[doc], contributions[n]);
+          matched[doc >>> 5] |= 1 << (doc & 31);
         }
       }
     }
@@ -272,6 +275,9 @@ export function createSearchIndex(): SearchIndex {
     const counts = sharedCounts;
     const candidates: number[] = [];
     for (let l = 0; l < lists.length; l++) {
+      // No name is on the rarest lists (the usual case: queries are seldom titles): the longer,
+      // commoner lists cannot add one, so they are not read.
+      if (l === rarest && candidates.length === 0) return;
       const docs = lists[l].docs;
       if (l < rarest) {
         for (let d = 0; d < docs.length; d++) {
@@ -288,7 +294,10 @@ export function createSearchIndex(): SearchIndex {
     for (const doc of candidates) {
       if (counts[doc] >= needed) {
         const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
-        if (similarity >= WORD_SIMILARITY_THRESHOLD) similarities[doc] = similarity;
+        if (similarity >= WORD_SIMILARITY_THRESHOLD) {
+          similarities[doc] = similarity;
+          matched[doc >>> 5] |= 1 << (doc & 31);
+        }
       }
       counts[doc] = 0;
     }
@@ -305,6 +314,7 @@ export function createSearchIndex(): SearchIndex {
     const totalFallback = fallback && total === 0 ? rankMatches(fallback, terms.length, bestFallback) : 0;
     sums.fill(0, 0, ids.length);
     similarities.fill(0, 0, ids.length);
+    matched.fill(0, 0, wordsFor(ids.length));
     const ranking = (heap: typeof best, count: number): Ranking => ({
       total: count,
       top: heap.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
