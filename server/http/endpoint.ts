@@ -3,6 +3,8 @@
 // Credits are committed before the success status is written and refunded on any failure or abort.
 // A reply that can exist before its charge (a cache hit, a read-only answer) skips the reservation:
 //   admit -> body -> validate -> charge (one batched statement) while the answer is worked out -> write -> usage.
+// For a key this process admitted moments ago, an answer and its charge start while the admission
+// is counted; a refusal then gives the charge back.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
