@@ -9,9 +9,12 @@ export function payloadTooLarge(): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
 }
 
-export function readBody(res: HttpResponse, contentLength: string, signal: AbortSignal, limit = MAX_BODY_BYTES): Promise<Buffer> {
+/** Registers a listener called with a reason when the client goes away. */
+export type OnGone = (listener: (reason: unknown) => void) => void;
+
+export function readBody(res: HttpResponse, contentLength: string, onGone: OnGone, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    onGone(reject);
     if (contentLength !== '' && Number(contentLength) > limit) {
       // Answer without reading: the connection is closed after the error, so the rest is never read.
       res.onData(() => {});
@@ -29,8 +32,9 @@ export function readBody(res: HttpResponse, contentLength: string, signal: Abort
         reject(payloadTooLarge());
         return;
       }
-      // uWS reuses the chunk's memory after this callback returns: copy it.
-      chunks.push(Buffer.from(chunk.slice(0)));
+      // uWS reuses the chunk's memory after this callback returns: copy it (into Buffer's pool
+      // when small, which chunk.slice(0), a new ArrayBuffer each time, is not).
+      chunks.push(Buffer.from(new Uint8Array(chunk)));
       if (isLast) resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     });
   });

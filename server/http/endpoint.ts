@@ -11,7 +11,7 @@ import { limitHeaders, type Admission, type Admitter } from '../auth/admission.t
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
-import { parseJsonObject, readBody } from './body.ts';
+import { parseJsonObject, readBody, type OnGone } from './body.ts';
 import { errorReply, internalErrorReply, writeHead, writeReply, type License, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
 import { newRequestId } from './request-id.ts';
@@ -85,7 +85,7 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
     for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client.signal) : undefined;
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client.onGone) : undefined;
     body?.catch(() => {}); // consumed below; avoids an unhandled rejection if auth fails first
 
     const done = deps.inFlight.begin();
@@ -97,25 +97,34 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
 
 interface Client {
   readonly aborted: boolean;
+  /** Calls the listener (with a ClientGone) when the client goes away, at once if it has. */
+  onGone: OnGone;
   /** Aborted when the client goes away; made only when something waits on it (most requests never do). */
   readonly signal: AbortSignal;
 }
 
+// Listeners in a plain array: an AbortController and its listener per request cost more (profiled).
 function watchClient(res: HttpResponse): Client {
-  let controller: AbortController | undefined;
   let gone = false;
+  let listeners: ((reason: unknown) => void)[] | undefined;
+  let controller: AbortController | undefined;
   res.onAborted(() => {
     gone = true;
-    controller?.abort(new ClientGone());
+    if (listeners) for (const listener of listeners) listener(new ClientGone());
   });
+  const onGone: OnGone = (listener) => {
+    if (gone) listener(new ClientGone());
+    else (listeners ??= []).push(listener);
+  };
   return {
     get aborted() {
       return gone;
     },
+    onGone,
     get signal() {
       if (!controller) {
-        controller = new AbortController();
-        if (gone) controller.abort(new ClientGone());
+        const made = (controller = new AbortController());
+        onGone((reason) => made.abort(reason));
       }
       return controller.signal;
     },
