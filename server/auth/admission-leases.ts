@@ -195,7 +195,7 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
     noteCredits(keyId, credits) {
       const key = keyByKeyId.get(keyId);
       const lease = key === undefined ? undefined : leases.get(key);
-      if (lease) lease.info = { ...lease.info, credits };
+      if (lease) lease.info.credits = credits; // in place: admissions copy what they show (admissionOf)
     },
 
     lapsed(now) {
