@@ -9,12 +9,14 @@ export function payloadTooLarge(): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
 }
 
-/** Registers a listener called with a reason when the client goes away. */
-export type OnGone = (listener: (reason: unknown) => void) => void;
+/** Something that calls a listener with a reason when the client goes away. */
+export interface ClientWatch {
+  onGone(listener: (reason: unknown) => void): void;
+}
 
-export function readBody(res: HttpResponse, contentLength: string, onGone: OnGone, limit = MAX_BODY_BYTES): Promise<Buffer> {
+export function readBody(res: HttpResponse, contentLength: string, client: ClientWatch, limit = MAX_BODY_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    onGone(reject);
+    client.onGone(reject);
     if (contentLength !== '' && Number(contentLength) > limit) {
       // Answer without reading: the connection is closed after the error, so the rest is never read.
       res.onData(() => {});

@@ -11,7 +11,7 @@ import { limitHeaders, type Admission, type Admitter } from '../auth/admission.t
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';
 import { ApiError } from './api-error.ts';
-import { parseJsonObject, readBody, type OnGone } from './body.ts';
+import { parseJsonObject, readBody, type ClientWatch } from './body.ts';
 import { errorReply, internalErrorReply, writeHead, writeReply, type License, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
 import { newRequestId } from './request-id.ts';
@@ -85,7 +85,7 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
     for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client.onGone) : undefined;
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client) : undefined;
     body?.catch(() => {}); // consumed below; avoids an unhandled rejection if auth fails first
 
     const done = deps.inFlight.begin();
@@ -95,15 +95,16 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
   };
 }
 
-interface Client {
+/** onGone calls its listener (with a ClientGone) when the client goes away, at once if it has. */
+interface Client extends ClientWatch {
   readonly aborted: boolean;
-  /** Calls the listener (with a ClientGone) when the client goes away, at once if it has. */
-  onGone: OnGone;
   /** Aborted when the client goes away; made only when something waits on it (most requests never do). */
   readonly signal: AbortSignal;
 }
 
 // Listeners in a plain array: an AbortController and its listener per request cost more (profiled).
+// No named closures on a per-request path: tsx (esbuild keepNames) gives each one its name with an
+// Object.defineProperty call when it is made; methods and anonymous callbacks are left alone.
 function watchClient(res: HttpResponse): Client {
   let gone = false;
   let listeners: ((reason: unknown) => void)[] | undefined;
@@ -112,19 +113,18 @@ function watchClient(res: HttpResponse): Client {
     gone = true;
     if (listeners) for (const listener of listeners) listener(new ClientGone());
   });
-  const onGone: OnGone = (listener) => {
-    if (gone) listener(new ClientGone());
-    else (listeners ??= []).push(listener);
-  };
   return {
     get aborted() {
       return gone;
     },
-    onGone,
+    onGone(listener) {
+      if (gone) listener(new ClientGone());
+      else (listeners ??= []).push(listener);
+    },
     get signal() {
       if (!controller) {
-        const made = (controller = new AbortController());
-        onGone((reason) => made.abort(reason));
+        controller = new AbortController();
+        this.onGone(controller.abort.bind(controller));
       }
       return controller.signal;
     },
@@ -152,14 +152,9 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   const likely = endpoint.answer ? deps.admitter.likely(incoming.authorization) : undefined;
   const charge: Charge = { keyId: likely?.keyId ?? 0, amount: endpoint.cost, license: undefined, requestId };
   let charging: Promise<number | undefined> | undefined; // the charge of a ready reply or an answer
-  const startCharge = () => {
-    if (charging || endpoint.cost === 0 || client.aborted) return;
-    charging = deps.charger.charge(charge);
-    charging.catch(() => {}); // awaited below; failing before that must not end the process (unhandled rejection)
-  };
   let admitted: boolean | undefined; // known once the admission is counted
   const early = likely && startWork(endpoint, incoming, likely, true).then((work) => {
-    if (admitted === undefined) startCharge();
+    if (admitted === undefined) charging ??= startCharge(deps, endpoint, client, charge);
     return work;
   });
   early?.catch(() => {}); // awaited below only if the key is admitted
@@ -193,7 +188,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
       // out (given back below if the answer fails). It is handed to the database first, so its
       // round trip runs alongside the answer's work on this thread.
       charge.license = work.cached?.license;
-      startCharge();
+      charging ??= startCharge(deps, endpoint, client, charge);
       makeReady = work.cached ? () => work.cached! : await work.answering!();
     }
     if (makeReady) {
@@ -286,9 +281,14 @@ async function startWork(endpoint: Endpoint, incoming: Incoming, admission: Admi
   if (cached) return { ctx, cached };
   if (!endpoint.answer) return { ctx };
   let started: Promise<(creditsRemaining: number) => Reply> | undefined;
-  const answering = () => (started ??= endpoint.answer!(ctx));
-  if (answerNow) answering().catch(() => {}); // awaited by run() once the key is admitted
-  return { ctx, answering };
+  const work: Work = {
+    ctx,
+    answering() {
+      return (started ??= endpoint.answer!(ctx));
+    },
+  };
+  if (answerNow) work.answering!().catch(() => {}); // awaited by run() once the key is admitted
+  return work;
 }
 
 interface Work {
@@ -297,6 +297,14 @@ interface Work {
   cached?: Reply;
   /** Starts (once) or joins the answer's work (Endpoint.answer): its input is valid, so it can be charged. */
   answering?: () => Promise<(creditsRemaining: number) => Reply>;
+}
+
+/** Submits the charge of a ready reply or an answer (none for a free endpoint or a client gone). */
+function startCharge(deps: EndpointDeps, endpoint: Endpoint, client: Client, charge: Charge): Promise<number | undefined> | undefined {
+  if (endpoint.cost === 0 || client.aborted) return undefined;
+  const charging = deps.charger.charge(charge);
+  charging.catch(() => {}); // awaited by run(); failing before that must not end the process (unhandled rejection)
+  return charging;
 }
 
 /** Gives back a charge taken for a request that was then refused. */
