@@ -12,7 +12,10 @@ import { connectSql } from '../server/db/connect.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
 
-test('200 simultaneous paid requests over two processes against 50 credits: exactly 50 succeed', async () => {
+// /_test/paid reserves, works, then commits; /_test/answer is charged while it is answered, as
+// search is, and for a key the process admitted moments ago before its admission is counted.
+for (const route of ['/_test/paid', '/_test/answer']) {
+test(`200 simultaneous ${route} requests over two processes against 50 credits: exactly 50 succeed`, async () => {
   const db = await createTestDatabase();
   const sql = connectSql(db.url, 4);
   const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'mla-proc-')));
@@ -22,6 +25,8 @@ test('200 simultaneous paid requests over two processes against 50 credits: exac
       dataDirs.map((dir) => spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' })),
     );
     const { key, id } = await createApiKey(sql, { name: 'race', tier: 'pro' });
+    // Each process has admitted the key before (a free request), as a busy client's would have.
+    for (const server of servers) assert.equal((await fetch(`${server.base}${API}/me`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
     await sql`UPDATE api_keys SET credits = 50 WHERE id = ${id}`;
 
     let lowest = 50;
@@ -35,7 +40,7 @@ test('200 simultaneous paid requests over two processes against 50 credits: exac
 
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        fetch(`${servers[i % 2].base}${API}/_test/paid`, {
+        fetch(`${servers[i % 2].base}${API}${route}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify({ delay_ms: 5 }),
@@ -62,7 +67,7 @@ test('200 simultaneous paid requests over two processes against 50 credits: exac
     const [usage] = await sql`
       SELECT count(*)::int AS total, count(*) FILTER (WHERE credits_consumed = 1)::int AS charged,
              count(*) FILTER (WHERE status_code = 200)::int AS ok
-        FROM usage_records WHERE key_id = ${id}`;
+        FROM usage_records WHERE key_id = ${id} AND endpoint = ${route}`;
     assert.deepEqual(usage, { total: 200, charged: 50, ok: 50 });
   } finally {
     await sql.end();
@@ -70,3 +75,4 @@ test('200 simultaneous paid requests over two processes against 50 credits: exac
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+}
