@@ -33,9 +33,8 @@ function shuffled<T>(items: T[], seed: number): T[] {
 test('concurrent admission and charge batches over the same keys, in any order, never deadlock', async () => {
   const keys: { id: number; hash: Buffer }[] = [];
   for (let i = 0; i < 6; i++) {
-    const { key } = await createApiKey(sql, { name: `lock-${i}`, tier: 'pro' });
-    const [row] = await sql`SELECT id FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
-    keys.push({ id: row.id as number, hash: hashApiKey(key) });
+    const { key, id } = await createApiKey(sql, { name: `lock-${i}`, tier: 'pro' });
+    keys.push({ id, hash: hashApiKey(key) });
   }
   const admit = (batch: typeof keys) => sql`
     SELECT * FROM admit_keys(${sql.array(batch.map((k) => k.hash) as any, 1001)}, ${sql.array(batch.map(() => 1), 1007)},
