@@ -13,6 +13,11 @@ export function hasDoc(set: DocBitset, doc: number): boolean {
   return ((set[doc >>> 5] ?? 0) & (1 << (doc & 31))) !== 0;
 }
 
+/** Puts the document in the set (which must be long enough). */
+export function addDoc(set: DocBitset, doc: number): void {
+  set[doc >>> 5] |= 1 << (doc & 31);
+}
+
 /** Growable bitsets keyed by value number (a genre, a mood, ...). */
 export interface ValueBitsets {
   add(value: number, doc: number): void;
@@ -32,7 +37,7 @@ export function createValueBitsets(): ValueBitsets {
         if (set) bigger.set(set);
         sets[value] = set = bigger;
       }
-      set[word] |= 1 << (doc & 31);
+      addDoc(set, doc);
     },
     remove(value, doc) {
       const set = sets[value];

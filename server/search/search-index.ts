@@ -13,7 +13,7 @@ import { ENERGY_LEVELS, type EnergyLevel } from '../../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
 import { column, float32, float64, int32, push, type Column } from './typed-column.ts';
-import { createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
+import { addDoc, createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
 
 export interface IndexedTrack {
   id: string;
@@ -248,7 +248,7 @@ export function createSearchIndex(): SearchIndex {
         for (let n = 0; n < list.docs.length; n++) {
           const doc = docs[n];
           sums[doc] = addContribution(sums[doc], contributions[n]);
-          matched[doc >>> 5] |= 1 << (doc & 31);
+          addDoc(matched, doc);
         }
       }
     }
@@ -296,7 +296,7 @@ export function createSearchIndex(): SearchIndex {
         const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
         if (similarity >= WORD_SIMILARITY_THRESHOLD) {
           similarities[doc] = similarity;
-          matched[doc >>> 5] |= 1 << (doc & 31);
+          addDoc(matched, doc);
         }
       }
       counts[doc] = 0;
