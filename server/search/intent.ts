@@ -59,16 +59,28 @@ function negated(text: string, index: number): boolean {
   return NEGATION.test(text.slice(Math.max(0, index - 16), index));
 }
 
+// Global copies of the patterns, made once per pattern (so patterns live in module constants): a
+// RegExp, and matchAll's clone of it, per pattern per query was a fifth of a search's allocations.
+const globalCopies = new WeakMap<RegExp, RegExp>();
+
+/** Adds the pattern's matches that are not negated ("no vocals") to `matched`; true if there was one. */
 function collect(text: string, pattern: RegExp, matched: string[]): boolean {
-  const global = new RegExp(pattern.source, 'g');
+  let global = globalCopies.get(pattern);
+  if (!global) globalCopies.set(pattern, (global = new RegExp(pattern.source, 'g')));
+  global.lastIndex = 0;
   let hit = false;
-  for (const m of text.matchAll(global)) {
-    if (negated(text, m.index ?? 0)) continue;
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+    if (negated(text, m.index)) continue;
     matched.push(m[0]);
     hit = true;
   }
   return hit;
 }
+
+const VOCAL_WORDS = /\b(vocals?|singing|singer|sung|voice|lyrics|female vocals|male vocals)\b/;
+const SLOW_WORDS = /\b(slow|slower|ballad)\b/;
+const FAST_WORDS = /\b(fast|uptempo|up-tempo|rapid)\b/;
+const MOOD_NAMES: [RegExp, string][] = MOODS.map((mood) => [new RegExp(`\\b${mood.toLowerCase()}\\b`), mood]);
 
 export function extractIntent(query: string): Intent {
   const text = ` ${query.toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, ' ').replace(/\s+/g, ' ')} `;
@@ -79,7 +91,7 @@ export function extractIntent(query: string): Intent {
   if (genres.size) intent.genres = [...genres];
 
   const moods = new Set<string>();
-  for (const mood of MOODS) if (collect(text, new RegExp(`\\b${mood.toLowerCase()}\\b`), matched)) moods.add(mood);
+  for (const [pattern, mood] of MOOD_NAMES) if (collect(text, pattern, matched)) moods.add(mood);
   for (const [pattern, values] of MOOD_WORDS) if (collect(text, pattern, matched)) values.forEach((v) => moods.add(v));
   if (moods.size) intent.moods = [...moods];
 
@@ -90,7 +102,7 @@ export function extractIntent(query: string): Intent {
   if (/\b(no|without|not)\s+(any\s+)?(vocals?|singing|voice|lyrics)\b|\binstrumental\b/.test(text)) {
     intent.has_vocals = false;
     matched.push('no vocals');
-  } else if (collect(text, /\b(vocals?|singing|singer|sung|voice|lyrics|female vocals|male vocals)\b/, matched)) {
+  } else if (collect(text, VOCAL_WORDS, matched)) {
     intent.has_vocals = true;
   }
 
@@ -102,9 +114,9 @@ export function extractIntent(query: string): Intent {
       intent.max_bpm = Math.min(200, bpm + 8);
       matched.push(around[0].trim());
     }
-  } else if (collect(text, /\b(slow|slower|ballad)\b/, matched)) {
+  } else if (collect(text, SLOW_WORDS, matched)) {
     intent.max_bpm = 95;
-  } else if (collect(text, /\b(fast|uptempo|up-tempo|rapid)\b/, matched)) {
+  } else if (collect(text, FAST_WORDS, matched)) {
     intent.min_bpm = 120;
   }
 
