@@ -120,6 +120,7 @@ export function createSearchIndex(): SearchIndex {
   let similarities = new Float64Array(1024);
   let matched: DocBitset = new Uint32Array(wordsFor(1024)); // documents with a text sum or a name similarity
   let sharedCounts = new Uint16Array(1024); // query trigrams each name has
+  let candidates = new Int32Array(1024); // names on the rarest query trigrams' lists (matchNames)
   let inQuery = new Uint8Array(1024);
   let lastAt = new Int32Array(1024).fill(-1);
 
@@ -129,6 +130,7 @@ export function createSearchIndex(): SearchIndex {
       similarities = new Float64Array(sums.length);
       matched = new Uint32Array(wordsFor(sums.length));
       sharedCounts = new Uint16Array(sums.length);
+      candidates = new Int32Array(sums.length);
     }
     if (trigramNumbers.size() > inQuery.length) {
       inQuery = new Uint8Array(Math.max(inQuery.length * 2, trigramNumbers.size()));
@@ -273,16 +275,16 @@ export function createSearchIndex(): SearchIndex {
     const rarest = queryDistinct - Math.ceil(needed) + 1;
     const live = aliveDocs.of(0) ?? new Uint32Array(0);
     const counts = sharedCounts;
-    const candidates: number[] = [];
+    let found = 0; // candidates[0, found): each document once (counts[doc] was 0)
     for (let l = 0; l < lists.length; l++) {
       // No name is on the rarest lists (the usual case: queries are seldom titles): the longer,
       // commoner lists cannot add one, so they are not read.
-      if (l === rarest && candidates.length === 0) return;
+      if (l === rarest && found === 0) return;
       const docs = lists[l].docs;
       if (l < rarest) {
         for (let d = 0; d < docs.length; d++) {
           const doc = docs[d];
-          if (hasDoc(live, doc) && counts[doc]++ === 0) candidates.push(doc);
+          if (hasDoc(live, doc) && counts[doc]++ === 0) candidates[found++] = doc;
         }
       } else {
         for (let d = 0; d < docs.length; d++) if (counts[docs[d]] !== 0) counts[docs[d]]++;
@@ -291,7 +293,8 @@ export function createSearchIndex(): SearchIndex {
     for (const { n } of lists) if (n >= 0) inQuery[n] = 1;
     const start = nameTrigramsOf.start.data;
     const values = nameTrigramsOf.values.data;
-    for (const doc of candidates) {
+    for (let c = 0; c < found; c++) {
+      const doc = candidates[c];
       if (counts[doc] >= needed) {
         const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
         if (similarity >= WORD_SIMILARITY_THRESHOLD) {
@@ -338,8 +341,13 @@ function createTopK(k: number, before: (a: number, b: number) => boolean) {
   // worse(i, j): entry i ranks below entry j.
   const worse = (i: number, j: number) => scores[i] < scores[j] || (scores[i] === scores[j] && before(docs[j], docs[i]));
   const swap = (i: number, j: number) => {
-    [docs[i], docs[j]] = [docs[j], docs[i]];
-    [scores[i], scores[j]] = [scores[j], scores[i]];
+    // Not by destructuring: that allocates two arrays per swap, a sixth of a search's garbage.
+    const doc = docs[i];
+    docs[i] = docs[j];
+    docs[j] = doc;
+    const score = scores[i];
+    scores[i] = scores[j];
+    scores[j] = score;
   };
   function siftDown(i: number) {
     for (;;) {
