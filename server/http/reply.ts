@@ -21,7 +21,12 @@ export interface License {
 }
 
 export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  return jsonTextReply(JSON.stringify(body), status, headers);
+}
+
+/** A reply whose JSON the route wrote itself (from parts already serialized). */
+export function jsonTextReply(json: string, status = 200, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'Content-Type': 'application/json', ...headers }, body: json };
 }
 
 /** The error shape of the design: error, code, message, request_id (+ extra fields). */

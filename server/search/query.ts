@@ -33,11 +33,12 @@ export async function searchTracks(live: LiveSearchIndex, request: SearchRequest
   const nameTrigrams = queryTrigrams(request.query);
   const want = request.offset + request.limit;
   const found = await live.fresh((index) => index.search(terms, nameTrigrams, request.filters, want, fallback));
-  const page = ({ top, total }: Ranking): SearchResult => ({ tracks: top.slice(request.offset).map((t) => JSON.parse(t.summary)), total });
+  const page = ({ top, total }: Ranking): SearchResult => ({ tracks: top.slice(request.offset), total });
   return { ...page(found), ...(found.fallback ? { fallback: page(found.fallback) } : {}) };
 }
 
 export interface SearchResult {
-  tracks: Omit<TrackSummary, 'preview_url'>[];
+  /** Best first: each track's id and its summary as JSON (a TrackSummary without preview_url). */
+  tracks: { id: string; summary: string }[];
   total: number;
 }
