@@ -123,6 +123,9 @@ export function createSearchIndex(): SearchIndex {
   let candidates = new Int32Array(1024); // names on the rarest query trigrams' lists (matchNames)
   let inQuery = new Uint8Array(1024);
   let lastAt = new Int32Array(1024).fill(-1);
+  const markedTrigrams: number[] = []; // the query trigrams marked in inQuery: [0, marked)
+  let marked = 0;
+  let queryDistinctTrigrams = 0;
 
   function growScratch() {
     if (ids.length > sums.length) {
@@ -227,11 +230,16 @@ export function createSearchIndex(): SearchIndex {
         bits ^= low;
         const doc = (w << 5) + 31 - Math.clz32(low);
         const sum = sums[doc];
-        const similarity = similarities[doc];
         if (!anyBpm && !(bpm[doc] >= minBpm && bpm[doc] <= maxBpm)) continue; // NaN fails both
-        const rank = sum === 0 ? 0 : finishRank(sum, termCount, normaliser[doc]);
-        best.offer(doc, rank + 0.5 * similarity);
         total++;
+        const rank = sum === 0 ? 0 : finishRank(sum, termCount, normaliser[doc]);
+        let similarity = similarities[doc];
+        if (similarity < 0) {
+          // Deferred (matchNames): -similarity bounds it, so the exact one is needed only if the bound would enter.
+          if (!best.accepts(doc, rank + 0.5 * -similarity)) continue;
+          similarity = similarities[doc] = nameSimilarity(doc);
+        }
+        best.offer(doc, rank + 0.5 * similarity);
       }
     }
     return total;
@@ -260,7 +268,11 @@ export function createSearchIndex(): SearchIndex {
    * Word similarity of every name that reaches the threshold. A name needs at least 60% of the
    * query's trigrams to, so it is on at least one of the rarest (all but 60%, plus one) trigrams'
    * lists: those lists give the candidates, the other lists only add to the candidates' counts,
-   * and only a candidate with enough shared trigrams gets the exact (quadratic) computation.
+   * and only a candidate with enough shared trigrams gets the exact (quadratic) computation. A
+   * candidate the text matched already needs it only for its score: it gets an upper bound instead
+   * (negated, so it reads as deferred), and rankMatches computes the exact one only for a document
+   * that bound could bring into the top k. Leaves the query's trigrams marked in inQuery (see
+   * search, which unmarks them).
    */
   function matchNames(nameTrigrams: Set<string>) {
     const queryDistinct = nameTrigrams.size;
@@ -290,21 +302,29 @@ export function createSearchIndex(): SearchIndex {
         for (let d = 0; d < docs.length; d++) if (counts[docs[d]] !== 0) counts[docs[d]]++;
       }
     }
-    for (const { n } of lists) if (n >= 0) inQuery[n] = 1;
-    const start = nameTrigramsOf.start.data;
-    const values = nameTrigramsOf.values.data;
+    for (const { n } of lists) if (n >= 0) inQuery[(markedTrigrams[marked++] = n)] = 1;
+    queryDistinctTrigrams = queryDistinct;
     for (let c = 0; c < found; c++) {
       const doc = candidates[c];
       if (counts[doc] >= needed) {
-        const similarity = sequenceSimilarity(values, start[doc], start[doc + 1], inQuery, queryDistinct, lastAt);
-        if (similarity >= WORD_SIMILARITY_THRESHOLD) {
-          similarities[doc] = similarity;
-          addDoc(matched, doc);
+        if (hasDoc(matched, doc)) similarities[doc] = -Math.fround(counts[doc] / queryDistinct);
+        else {
+          const similarity = nameSimilarity(doc);
+          if (similarity > 0) {
+            similarities[doc] = similarity;
+            addDoc(matched, doc);
+          }
         }
       }
       counts[doc] = 0;
     }
-    for (const { n } of lists) if (n >= 0) inQuery[n] = 0;
+  }
+
+  /** word_similarity of the query (marked in inQuery) to a document's names; 0 below the threshold. */
+  function nameSimilarity(doc: number): number {
+    const start = nameTrigramsOf.start.data;
+    const similarity = sequenceSimilarity(nameTrigramsOf.values.data, start[doc], start[doc + 1], inQuery, queryDistinctTrigrams, lastAt);
+    return similarity >= WORD_SIMILARITY_THRESHOLD ? similarity : 0;
   }
 
   function search(terms: string[], nameTrigrams: Set<string>, filters: SearchFilters, want: number, fallback?: SearchFilters) {
@@ -317,6 +337,7 @@ export function createSearchIndex(): SearchIndex {
     const totalFallback = fallback && total === 0 ? rankMatches(fallback, terms.length, bestFallback) : 0;
     sums.fill(0, 0, ids.length);
     similarities.fill(0, 0, ids.length);
+    while (marked > 0) inQuery[markedTrigrams[--marked]] = 0;
     matched.fill(0, 0, wordsFor(ids.length));
     const ranking = (heap: typeof best, count: number): Ranking => ({
       total: count,
@@ -349,6 +370,11 @@ function createTopK(k: number, before: (a: number, b: number) => boolean) {
     scores[i] = scores[j];
     scores[j] = score;
   };
+  /** Whether offer(doc, score) would keep it: there is room, or it ranks above the worst kept. */
+  function accepts(doc: number, score: number): boolean {
+    if (docs.length < k) return k > 0;
+    return !(score < scores[0] || (score === scores[0] && !before(doc, docs[0])));
+  }
   function siftDown(i: number) {
     for (;;) {
       const l = 2 * i + 1;
@@ -375,12 +401,13 @@ function createTopK(k: number, before: (a: number, b: number) => boolean) {
         }
         return;
       }
-      // Replace the worst kept entry when the new one ranks above it.
-      if (score < scores[0] || (score === scores[0] && !before(doc, docs[0]))) return;
+      if (!accepts(doc, score)) return;
+      // Replace the worst kept entry.
       docs[0] = doc;
       scores[0] = score;
       siftDown(0);
     },
+    accepts,
     sorted() {
       const order = docs.map((_, i) => i).sort((i, j) => (worse(i, j) ? 1 : worse(j, i) ? -1 : 0));
       return order.map((i) => ({ doc: docs[i], score: scores[i] }));
