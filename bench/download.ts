@@ -8,7 +8,7 @@ import { createApiKey } from '../server/auth/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { storePath } from '../catalog/store.ts';
 import { withBenchServer } from './bench-server.ts';
-import { machineLine } from './machine.ts';
+import { cpuShareMeter, machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
 import { startBare } from './bare-server.ts';
 import { inRounds, median, ROUNDS } from './rounds.ts';
@@ -100,11 +100,12 @@ export async function benchDownload(): Promise<string> {
             const rounds = await inRounds(async () => {
               const reference = await fire(bare.url, 64, keys, () => fixed);
               await fire(url, 64, keys, () => fixed, 2); // the keys renew their admission leases (10 s), as under steady load
-              return { bare: reference, cached: await fire(url, 64, keys, () => fixed) };
+              const cpu = cpuShareMeter(server.child.pid!);
+              return { bare: reference, cached: await fire(url, 64, keys, () => fixed), cpu: cpu() };
             });
-            for (const [i, { cached, bare: reference }] of rounds.entries()) {
+            for (const [i, { cached, bare: reference, cpu }] of rounds.entries()) {
               lines.push(`${i + 1}: cached ${seconds} s clip, 64 conn: ${Math.round(cached.perSecond)} req/s (${(cached.bytesPerSecond / 1e6).toFixed(0)} MB/s), p50 ${cached.p50} ms, p99 ${cached.p99} ms (non-2xx ${cached.non2xx}); ` +
-                `bare uWS handler, same bytes: ${Math.round(reference.perSecond)} req/s, p50 ${reference.p50} ms, p99 ${reference.p99} ms`);
+                `bare uWS handler, same bytes: ${Math.round(reference.perSecond)} req/s, p50 ${reference.p50} ms, p99 ${reference.p99} ms`, `   ${cpu}`);
             }
             lines.push(`median of ${ROUNDS} rounds, cached ${seconds} s clip (${(bytes / 1000).toFixed(0)} KB): ${Math.round(median(rounds, (r) => r.cached.perSecond))} req/s (target >= 3000 req/s), ` +
               `bare ${Math.round(median(rounds, (r) => r.bare.perSecond))} req/s, ratio ${median(rounds, (r) => r.cached.perSecond / r.bare.perSecond).toFixed(2)}`);

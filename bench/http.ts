@@ -3,7 +3,7 @@
 import autocannon from 'autocannon';
 import { createApiKey } from '../server/auth/api-keys.ts';
 import { withBenchServer } from './bench-server.ts';
-import { machineLine } from './machine.ts';
+import { cpuShareMeter, machineLine } from './machine.ts';
 import { startBare } from './bare-server.ts';
 import { inRounds, median, ROUNDS } from './rounds.ts';
 
@@ -69,14 +69,15 @@ export async function benchHttp(): Promise<string> {
         const reference = await fire(bare.url);
         // Every key renews its admission lease (10 s) right before the measured run, as under steady load.
         await fire(me, keys, 2);
-        return { bare: reference, me: await fire(me, keys) };
+        const cpu = cpuShareMeter(server.child.pid!);
+        return { bare: reference, me: await fire(me, keys), cpu: cpu() };
       });
       const perSecond = median(rounds, (r) => r.me.perSecond);
       const p99 = median(rounds, (r) => r.me.p99);
       return [
         machineLine(),
         `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s each, ${KEYS} pro keys round-robin; ${ROUNDS} rounds of bare handler then /me`,
-        ...rounds.flatMap((r, i) => [line(`${i + 1}: bare uWS handler`, r.bare), line(`${i + 1}: GET /me (full stack)`, r.me)]),
+        ...rounds.flatMap((r, i) => [line(`${i + 1}: bare uWS handler`, r.bare), line(`${i + 1}: GET /me (full stack)`, r.me), `   ${r.cpu}`]),
         `median of ${ROUNDS} rounds: GET /me ${Math.round(perSecond)} req/s, p99 ${p99} ms; bare ${Math.round(median(rounds, (r) => r.bare.perSecond))} req/s; ` +
           `/me to bare ${median(rounds, (r) => r.me.perSecond / r.bare.perSecond).toFixed(3)} of its throughput (target >= 8000 req/s, p99 < 25 ms)`,
       ].join('\n');

@@ -28,3 +28,56 @@ export function stealMeter(): () => string {
     return `hypervisor steal ${((100 * (end.steal - start.steal)) / (end.total - start.total)).toFixed(0)}% of CPU time`;
   };
 }
+
+/** CPU seconds (user + system) used so far by the given processes; 0 for one that is gone. */
+function processSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return ticks / 100; // USER_HZ
+}
+
+/** The processes whose command name is `comm` (PostgreSQL's postmaster and backends: "postgres"). */
+function pidsNamed(comm: string): number[] {
+  try {
+    return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return fs.readFileSync(`/proc/${p}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    }).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Starts measuring where the CPU goes during one run: the server process, PostgreSQL, and this
+ * process (the load generator), in cores; shows whether a run was bound by the machine. The
+ * returned function gives the line (or '' where /proc is missing).
+ */
+export function cpuShareMeter(serverPid: number): () => string {
+  const postgresAtStart = new Map(pidsNamed('postgres').map((pid) => [pid, processSeconds([pid])]));
+  const startedAt = performance.now();
+  const start = { server: processSeconds([serverPid]), client: process.cpuUsage(), ticks: cpuTicks() };
+  return () => {
+    const seconds = (performance.now() - startedAt) / 1000;
+    const ticks = cpuTicks();
+    if (!start.ticks || !ticks || seconds <= 0) return '';
+    // Backends that began during the run count from zero; those that ended during it are missed (rare: pooled connections).
+    let postgres = 0;
+    for (const pid of pidsNamed('postgres')) postgres += processSeconds([pid]) - (postgresAtStart.get(pid) ?? 0);
+    const client = process.cpuUsage(start.client);
+    const cores = (s: number) => (s / seconds).toFixed(2);
+    const steal = (100 * (ticks.steal - start.ticks.steal)) / (ticks.total - start.ticks.total);
+    return `CPU in cores: server ${cores(processSeconds([serverPid]) - start.server)}, PostgreSQL ${cores(postgres)}, load generator ${cores((client.user + client.system) / 1e6)}; steal ${steal.toFixed(0)}%`;
+  };
+}
