@@ -11,19 +11,54 @@ import { API } from './support/http.ts';
 import { connectSql } from '../server/db/connect.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
+import { createEnginePool } from '../engine/pool.ts';
+import { ingestFolder } from '../catalog/ingest.ts';
+import { climaxPiece } from './support/synth.ts';
+import { mp3Of } from './support/audio.ts';
 
-// /_test/paid reserves, works, then commits; /_test/answer is charged while it is answered, as
-// search is, and for a key the process admitted moments ago before its admission is counted.
-for (const route of ['/_test/paid', '/_test/answer']) {
-test(`200 simultaneous ${route} requests over two processes against 50 credits: exactly 50 succeed`, async () => {
+// The paid routes, each with the body of one request. The real ones need a track: it is ingested
+// into one catalog store that both processes read.
+const ROUTES: { name: string; path: string; body: (trackId: string) => object }[] = [
+  // /_test/paid reserves, works, then commits; /_test/answer is charged while it is answered, as
+  // search is, and for a key the process admitted moments ago before its admission is counted.
+  { name: '/_test/paid', path: '/_test/paid', body: () => ({ delay_ms: 5 }) },
+  { name: '/_test/answer', path: '/_test/answer', body: () => ({ delay_ms: 5 }) },
+  { name: '/search', path: '/search', body: () => ({ query: 'race track' }) },
+  { name: '/download-track (full track)', path: '/download-track', body: (id) => ({ track_id: id }) },
+  // Identical clips: each process runs one engine job, then serves its cache (the batched charge).
+  { name: '/download-track (10 s clip)', path: '/download-track', body: (id) => ({ track_id: id, duration_seconds: 10 }) },
+];
+
+async function ingestOneTrack(sql: ReturnType<typeof connectSql>, storeDir: string): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-in-'));
+  const pool = createEnginePool({ threads: 1 });
+  try {
+    fs.writeFileSync(path.join(dir, 'race.mp3'), await mp3Of(climaxPiece(120, 40, 20)));
+    fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'race.mp3', title: 'Race Track', artist: 'Test' }]));
+    const report = await ingestFolder({ sql, pool, dir, storeDir });
+    assert.deepEqual(report.rejected, []);
+    return report.ingested[0].id;
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const route of ROUTES) {
+test(`200 simultaneous ${route.name} requests over two processes against 50 credits: exactly 50 succeed`, async () => {
   const db = await createTestDatabase();
   const sql = connectSql(db.url, 4);
   const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'mla-proc-')));
+  // One catalog store for both processes.
+  const storeDir = path.join(dataDirs[0], 'catalog');
+  fs.mkdirSync(storeDir);
+  fs.symlinkSync(storeDir, path.join(dataDirs[1], 'catalog'));
   try {
     // Both processes migrate the same fresh database at once (advisory lock).
     const servers = await Promise.all(
       dataDirs.map((dir) => spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' })),
     );
+    const trackId = route.path.startsWith('/_test') ? '' : await ingestOneTrack(sql, storeDir);
     const { key, id } = await createApiKey(sql, { name: 'race', tier: 'pro' });
     // Each process has admitted the key before (a free request), as a busy client's would have.
     for (const server of servers) assert.equal((await fetch(`${server.base}${API}/me`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
@@ -40,11 +75,11 @@ test(`200 simultaneous ${route} requests over two processes against 50 credits: 
 
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        fetch(`${servers[i % 2].base}${API}${route}`, {
+        fetch(`${servers[i % 2].base}${API}${route.path}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ delay_ms: 5 }),
-        }).then(async (r) => ({ status: r.status, credits: Number(r.headers.get('x-credits-remaining')), body: await r.text() })),
+          body: JSON.stringify(route.body(trackId)),
+        }).then(async (r) => ({ status: r.status, credits: Number(r.headers.get('x-credits-remaining')), body: Buffer.from(await r.arrayBuffer()) })),
       ),
     );
     watching = false;
@@ -59,6 +94,16 @@ test(`200 simultaneous ${route} requests over two processes against 50 credits: 
     const [row] = await sql`SELECT credits FROM api_keys WHERE id = ${id}`;
     assert.equal(row.credits, 0);
     assert.ok(lowest >= 0);
+    if (route.path === '/search') {
+      for (const r of ok) assert.deepEqual(JSON.parse(r.body.toString()).tracks.map((t: { id: string }) => t.id), [trackId]);
+    }
+    if (route.path === '/download-track') {
+      // Every success is a whole MP3 of one size, and has its license.
+      assert.equal(new Set(ok.map((r) => r.body.length)).size, 1);
+      assert.ok(ok[0].body.length > 10_000);
+      const [licenses] = await sql`SELECT count(*)::int AS n FROM licenses WHERE key_id = ${id}`;
+      assert.equal(licenses.n, 50);
+    }
 
     // Graceful shutdown flushes usage: one record per request, 50 of them charged.
     for (const server of servers) server.child.kill('SIGTERM');
@@ -67,7 +112,7 @@ test(`200 simultaneous ${route} requests over two processes against 50 credits: 
     const [usage] = await sql`
       SELECT count(*)::int AS total, count(*) FILTER (WHERE credits_consumed = 1)::int AS charged,
              count(*) FILTER (WHERE status_code = 200)::int AS ok
-        FROM usage_records WHERE key_id = ${id} AND endpoint = ${route}`;
+        FROM usage_records WHERE key_id = ${id} AND endpoint = ${route.path}`;
     assert.deepEqual(usage, { total: 200, charged: 50, ok: 50 });
   } finally {
     await sql.end();
