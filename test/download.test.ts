@@ -9,7 +9,7 @@ import { API, call } from './support/http.ts';
 import { climaxPiece, drumPattern } from './support/synth.ts';
 import { decodeMp3, mp3Of } from './support/audio.ts';
 import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
-import { storePath } from '../catalog/store.ts';
+import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { hashApiKey } from '../server/auth/api-keys.ts';
 import { previewSignature, signedPreviewUrl } from '../server/previews.ts';
@@ -194,6 +194,56 @@ test('50 concurrent full downloads all complete with the right bytes', async () 
     assert.equal(r.status, 200);
     assert.ok(Buffer.from(r.bytes).equals(expected));
   }
+});
+
+test('slow clients hold a bounded buffer: 16 stalled downloads of a 24 MB track barely grow memory, and each resumes to the exact bytes', async () => {
+  // A long track: the climax piece's frames repeated to 24 MB (real MP3 frames, about 25 min),
+  // stored and listed as the catalog would, without analysing 25 min of audio.
+  const stored = fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), tracks['climax.mp3'].audio_sha256, 'audio'));
+  const long = Buffer.concat(Array.from({ length: Math.ceil((24 << 20) / stored.length) }, () => stored));
+  const sha = putFile(path.join(server.dataDir, 'catalog'), long, 'audio');
+  const sql = server.service.database.sql;
+  await sql`
+    INSERT INTO tracks (id, audio_sha256, audio_bytes, preview_sha256, title, artist, duration_seconds, peak_seconds, analysis)
+    SELECT ${trackIdOf(sha)}, ${sha}, ${long.length}, preview_sha256, 'Long', 'Test', duration_seconds * ${long.length / stored.length}, peak_seconds, analysis
+      FROM tracks WHERE id = ${tracks['climax.mp3'].id}`;
+  const key = await server.newKey('pro');
+  const { port } = new URL(server.base);
+  const body = JSON.stringify({ track_id: trackIdOf(sha) });
+
+  // Each client sends its request and then reads nothing: the kernel's socket buffers fill
+  // (a few MB each), and the rest is up to the server's backpressure.
+  const before = process.memoryUsage().rss;
+  const clients = await Promise.all(Array.from({ length: 16 }, () => new Promise<{ socket: net.Socket; received: Buffer[] }>((resolve) => {
+    const received: Buffer[] = [];
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write(`POST ${API}/download-track HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+      socket.once('data', (chunk) => {
+        received.push(chunk);
+        socket.pause();
+        resolve({ socket, received });
+      });
+    });
+  })));
+  await new Promise((r) => setTimeout(r, 1000));
+  const grown = process.memoryUsage().rss - before
+  // Unbounded, the server would hold what the kernel did not take: ~20 MB a client, ~320 MB.
+  assert.ok(grown < 64 << 20, `memory grew by ${(grown / 2 ** 20).toFixed(0)} MB with 16 stalled downloads`);
+
+  // Reading again, every client gets the whole file, byte for byte.
+  await Promise.all(clients.map(({ socket, received }) => new Promise<void>((resolve) => {
+    const headEnd = () => Buffer.concat(received).indexOf('\r\n\r\n');
+    socket.on('data', (chunk) => {
+      received.push(chunk);
+      const all = Buffer.concat(received);
+      if (all.length - headEnd() - 4 >= long.length) {
+        assert.ok(all.subarray(headEnd() + 4).equals(long));
+        socket.destroy();
+        resolve();
+      }
+    });
+    socket.resume();
+  })));
 });
 
 test('previews: signed, expiring, free; Range, ETag and Cache-Control', async () => {
