@@ -56,7 +56,7 @@ const QUERIES: [string, (t: Row) => boolean][] = [
   ['warm acoustic campfire song', (t) => t.genre === 'Acoustic' || t.genre === 'Folk'],
 ];
 
-const FLOORS = { plainP5: 0.7, plainNdcg: 0.7, intentP5: 0.93, intentNdcg: 0.88 };
+const FLOORS = { plainP5: 0.93, plainNdcg: 0.92, intentP5: 0.97, intentNdcg: 0.92 };
 
 function metrics(ids: string[], relevant: Set<string>) {
   const precision5 = ids.slice(0, 5).filter((id) => relevant.has(id)).length / Math.min(5, relevant.size);
@@ -84,7 +84,9 @@ test(`relevance over ${QUERIES.length} queries: precision@5 and nDCG@10, with an
   const withIntent = await evaluate(true);
   t.diagnostic(`without intent: P@5 ${plain.p5.toFixed(3)}, nDCG@10 ${plain.ndcg.toFixed(3)}`);
   t.diagnostic(`with intent:    P@5 ${withIntent.p5.toFixed(3)}, nDCG@10 ${withIntent.ndcg.toFixed(3)}`);
-  // Floors a little under the values measured when written (without: 0.747 / 0.748, with: 0.994 / 0.940).
+  // Floors a little under the values measured now (without: 0.967 / 0.947, with: 1.000 / 0.949; the
+  // catalog is seeded, so the figures are the same every run): losing about six relevant tracks
+  // from the top 5s of the 34 queries fails it.
   assert.ok(plain.p5 >= FLOORS.plainP5 && plain.ndcg >= FLOORS.plainNdcg, JSON.stringify(plain));
   assert.ok(withIntent.p5 >= FLOORS.intentP5 && withIntent.ndcg >= FLOORS.intentNdcg, JSON.stringify(withIntent));
 });
