@@ -27,3 +27,6 @@ export function putFile(storeDir: string, bytes: Uint8Array, kind: 'audio' | 'pr
 export function trackIdOf(audioSha256: string): string {
   return `trk_${audioSha256.slice(0, 16)}`;
 }
+
+/** The shape of every id trackIdOf makes: anything else names no track. */
+export const TRACK_ID = /^trk_[0-9a-f]{16}$/;

@@ -2,6 +2,7 @@
 // which is immutable per audio hash and so cached by bytes.
 import { LRUCache } from 'lru-cache';
 import type { Sql } from './db/connect.ts';
+import { TRACK_ID } from '../catalog/store.ts';
 
 export interface TrackRow {
   id: string;
@@ -47,7 +48,9 @@ export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024)
     },
   });
   return {
-    find: (id) => rows.fetch(id),
+    // An id not of our shape is in no catalog, and need not reach PostgreSQL (which rejects some
+    // strings a client can send in JSON, such as a NUL character, with an error).
+    find: (id) => (TRACK_ID.test(id) ? rows.fetch(id) : Promise.resolve(undefined)),
     analysis: async (track) => (await analyses.fetch(track.audio_sha256, { context: track.id }))!,
   };
 }

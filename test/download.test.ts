@@ -128,6 +128,12 @@ test('every invalid request is a 400 that names the problem and costs nothing; u
   assert.equal(unreachable.headers.get('x-credits-remaining'), '50000');
 
   assert.equal((await download(key, { track_id: 'trk_0000000000000000' })).status, 404);
+  // Ids no catalog can hold, NUL and a lone surrogate included (PostgreSQL would refuse them): 404 too.
+  for (const track_id of ['trk_\u0000', `${id}\u0000`, 'trk_\ud800', 'TRK_' + id.slice(4), 'x'.repeat(100)]) {
+    const response = await download(key, { track_id });
+    assert.equal(response.status, 404, JSON.stringify(track_id));
+    assert.equal(response.json().code, 'not_found');
+  }
   const gone = await ingestInto(server, { 'gone.mp3': drumPattern(90, 15) }, { 'gone.mp3': 'Gone' });
   assert.equal(await removeTrack(server.service.database.sql, gone['gone.mp3'].id), true);
   const removed = await download(key, { track_id: gone['gone.mp3'].id, duration_seconds: 10 });

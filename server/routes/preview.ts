@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { ApiError } from '../http/api-error.ts';
 import type { Reply } from '../http/reply.ts';
 import type { TrackLookup } from '../tracks.ts';
-import { storePath } from '../../catalog/store.ts';
+import { storePath, TRACK_ID } from '../../catalog/store.ts';
 import { checkPreviewSignature, parseRange } from '../previews.ts';
 
 export function previewHandler(deps: { tracks: TrackLookup; storeDir: string; secret: string }) {
@@ -18,9 +18,8 @@ export function previewHandler(deps: { tracks: TrackLookup; storeDir: string; se
     const range = req.getHeader('range');
     const ifNoneMatch = req.getHeader('if-none-match');
 
-    const match = /^(trk_[0-9a-f]{16})\.mp3$/.exec(file);
-    if (!match) throw new ApiError(404, 'not_found', `no preview "${file}"`);
-    const trackId = match[1];
+    const trackId = file.endsWith('.mp3') ? file.slice(0, -4) : '';
+    if (!TRACK_ID.test(trackId)) throw new ApiError(404, 'not_found', `no preview "${file}"`);
     const check = checkPreviewSignature(deps.secret, trackId, query.get('exp'), query.get('sig'));
     if (!check.ok) throw new ApiError(403, 'forbidden', check.reason);
     const track = await deps.tracks.find(trackId);
