@@ -110,4 +110,6 @@ test('intent extraction reads tempo, vocals, energy, genres, moods and instrumen
   assert.ok(extractIntent('dark cinematic trailer').moods!.includes('Dark'));
   assert.equal(extractIntent('drums without bass').instruments!.includes('Bass'), false);
   assert.deepEqual(extractIntent('blue').matched, []);
+  const calm = extractIntent('calm piano');
+  assert.deepEqual([calm.moods, calm.energy_level, calm.matched], [['Calm'], 'low', ['calm', 'piano']]);
 });

@@ -63,7 +63,10 @@ function negated(text: string, index: number): boolean {
 // RegExp, and matchAll's clone of it, per pattern per query was a fifth of a search's allocations.
 const globalCopies = new WeakMap<RegExp, RegExp>();
 
-/** Adds the pattern's matches that are not negated ("no vocals") to `matched`; true if there was one. */
+/**
+ * Adds the pattern's matches that are not negated ("no vocals") to `matched`, each phrase once
+ * (a word can say two things, "calm" a mood and an energy); true if there was one.
+ */
 function collect(text: string, pattern: RegExp, matched: string[]): boolean {
   let global = globalCopies.get(pattern);
   if (!global) globalCopies.set(pattern, (global = new RegExp(pattern.source, 'g')));
@@ -71,7 +74,7 @@ function collect(text: string, pattern: RegExp, matched: string[]): boolean {
   let hit = false;
   for (let m = global.exec(text); m !== null; m = global.exec(text)) {
     if (negated(text, m.index)) continue;
-    matched.push(m[0]);
+    if (!matched.includes(m[0])) matched.push(m[0]);
     hit = true;
   }
   return hit;
