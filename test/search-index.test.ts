@@ -11,7 +11,10 @@ import { referenceSearch } from './support/search-reference.ts';
 import { createSearchIndex } from '../server/search/search-index.ts';
 import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
-import type { Sql } from '../server/db/connect.ts';
+import { connectSql, type Sql } from '../server/db/connect.ts';
+import { createLiveSearchIndex } from '../server/search/live-index.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { createTestDatabase } from './support/database.ts';
 
 let server: TestServer;
 let key: string;
@@ -157,6 +160,45 @@ test('an insert, a rename and a removal are visible to the very next search', as
   const after = (await search({ query: 'piano' })).body.total_count;
   assert.equal(after, (await reference('piano'))[0].total);
   assert.ok(after > before, 'the new piano tracks are found');
+});
+
+test('100 concurrent searches right after an insert all see it: none answers from the index its catch-up left behind', async () => {
+  const own = await server.newKey('pro');
+  for (let round = 0; round < 3; round++) {
+    const [track] = await insertPlannedTracks(sql, 1, 99_100 + round);
+    await sql`UPDATE tracks SET title = ${`Quokkavale Round ${round}`} WHERE id = ${track.id}`;
+    const responses = await Promise.all(Array.from({ length: 100 }, () =>
+      call(server.base, 'POST', `${API}/search`, own, { query: `quokkavale round ${round}`, intent: false })));
+    for (const r of responses) {
+      assert.equal(r.status, 200);
+      assert.ok(r.body.tracks.some((t: any) => t.id === track.id), `round ${round}: ${JSON.stringify(r.body.tracks.map((t: any) => t.title))}`);
+    }
+  }
+});
+
+test('a search that joins a catch-up begun before its change was committed still sees the change', async () => {
+  // A database of its own: the 20,000 rows that make the catch-up take a while stay out of the others.
+  const db = await createTestDatabase();
+  const own = connectSql(db.url, 4);
+  try {
+    await migrate(own);
+    const live = createLiveSearchIndex(own);
+    await live.current();
+    await insertPlannedTracks(own, 20_000, 99_200);
+    const longCatchUp = live.refreshIfChanged();
+    await new Promise((r) => setTimeout(r, 50));
+    // Committed while that catch-up reads: a search from now on must see it.
+    const [track] = await insertPlannedTracks(own, 1, 99_201);
+    await own`UPDATE tracks SET title = 'Wombatglen Late' WHERE id = ${track.id}`;
+    const query = 'wombatglen late';
+    const terms = await live.terms(query);
+    const found = await live.fresh((index) => index.search(terms, queryTrigrams(query), {}, 10).top.map((t) => t.id));
+    assert.ok(found.includes(track.id), `found ${JSON.stringify(found)}`);
+    await longCatchUp;
+  } finally {
+    await own.end();
+    await db.drop();
+  }
 });
 
 test("a mood value that only a just-added track uses is a valid filter at once", async () => {

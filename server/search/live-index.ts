@@ -82,6 +82,14 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     return row.revision;
   }
 
+  /**
+   * Catches up until the index holds `target`. A catch-up already under way may have read the
+   * table before `target` was committed: it is joined, and then another one is started.
+   */
+  async function caughtUpTo(target: number): Promise<void> {
+    while (revision < target) await catchUp();
+  }
+
   let loaded: Promise<void> | null = null;
   async function current(): Promise<SearchIndex> {
     loaded ??= catchUp().catch((err) => {
@@ -103,14 +111,20 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
       // run alongside it.
       await new Promise(setImmediate);
       await new Promise(setImmediate);
-      const result = use(await current());
-      if ((await newest) <= revision) return result;
-      await catchUp();
+      await current();
+      // `used` is the revision the index held when `use` ran on it, taken in the same turn: the
+      // shared `revision` may move on (another search's catch-up) before `newest` arrives.
+      const used = revision;
+      const result = use(index);
+      const target = await newest;
+      if (used >= target) return result;
+      await caughtUpTo(target);
       return use(index);
     },
     async refreshIfChanged() {
-      if ((await newestRevision()) <= revision) return false;
-      await catchUp();
+      const target = await newestRevision();
+      if (target <= revision) return false;
+      await caughtUpTo(target);
       return true;
     },
     async terms(query) {
