@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from './support/database.ts';
-import { spawnServer } from './support/server.ts';
+import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
 import { connectSql } from '../server/db/connect.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
@@ -14,9 +14,11 @@ test('SIGTERM finishes in-flight requests and flushes every usage record', async
   const db = await createTestDatabase();
   const sql = connectSql(db.url, 2);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-shutdown-'));
+  const spawned: SpawnedServer[] = [];
   try {
     // A long flush interval: without the flush at shutdown these records would be lost.
     const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0', USAGE_FLUSH_MS: '600000' });
+    spawned.push(server);
     const { key, id } = await createApiKey(sql, { name: 'shutdown', tier: 'pro' });
     const send = (body: object) =>
       fetch(`${server.base}${API}/_test/paid`, {
@@ -35,6 +37,7 @@ test('SIGTERM finishes in-flight requests and flushes every usage record', async
     const [balance] = await sql`SELECT credits FROM api_keys WHERE id = ${id}`;
     assert.equal(balance.credits, 50000 - 25);
   } finally {
+    await stopLeftovers(spawned);
     await sql.end();
     await db.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase } from './support/database.ts';
-import { spawnServer } from './support/server.ts';
+import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
 import { connectSql } from '../server/db/connect.ts';
 import { migrate } from '../server/db/migrate.ts';
@@ -53,11 +53,10 @@ test(`200 simultaneous ${route.name} requests over two processes against 50 cred
   const storeDir = path.join(dataDirs[0], 'catalog');
   fs.mkdirSync(storeDir);
   fs.symlinkSync(storeDir, path.join(dataDirs[1], 'catalog'));
+  const servers: SpawnedServer[] = [];
   try {
     // Both processes migrate the same fresh database at once (advisory lock).
-    const servers = await Promise.all(
-      dataDirs.map((dir) => spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' })),
-    );
+    await Promise.all(dataDirs.map(async (dir) => servers.push(await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' }))));
     const trackId = route.path.startsWith('/_test') ? '' : await ingestOneTrack(sql, storeDir);
     const { key, id } = await createApiKey(sql, { name: 'race', tier: 'pro' });
     // Each process has admitted the key before (a free request), as a busy client's would have.
@@ -115,6 +114,7 @@ test(`200 simultaneous ${route.name} requests over two processes against 50 cred
         FROM usage_records WHERE key_id = ${id} AND endpoint = ${route.path}`;
     assert.deepEqual(usage, { total: 200, charged: 50, ok: 50 });
   } finally {
+    await stopLeftovers(servers);
     await sql.end();
     await db.drop();
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });

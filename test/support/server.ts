@@ -86,3 +86,17 @@ export async function spawnServer(env: Record<string, string>, startTimeoutMs = 
   });
   return { base, child, output: () => output, exited };
 }
+
+/**
+ * Stops the servers a test leaves running when it fails half-way (SIGTERM, then SIGKILL after
+ * 10 s): a live child process would keep the test process, and so the whole run, from ending.
+ */
+export async function stopLeftovers(servers: (SpawnedServer | undefined)[]): Promise<void> {
+  await Promise.all(servers.map(async (server) => {
+    if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
+    server.child.kill('SIGTERM');
+    const timer = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
+    await server.exited;
+    clearTimeout(timer);
+  }));
+}
