@@ -2,9 +2,8 @@
 // charged once per success, never on failure or abort, exact headers, 402, monthly reset.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { startTestServer, type TestServer } from './support/server.ts';
-import { API, call } from './support/http.ts';
+import { API, call, rawPost } from './support/http.ts';
 import { hashApiKey } from '../server/auth/api-keys.ts';
 
 let server: TestServer;
@@ -60,18 +59,9 @@ test(`${route}: 402 insufficient_credits when the balance is empty, and the bala
 
 test(`${route}: a client that aborts before the response is not charged`, async () => {
   const key = await server.newKey('pro');
-  const { port } = new URL(server.base);
-  const body = JSON.stringify({ delay_ms: 400 });
-  await new Promise<void>((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST ${route} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-      setTimeout(() => {
-        socket.destroy();
-        resolve();
-      }, 100);
-    });
-    socket.on('error', reject);
-  });
+  const socket = await rawPost(server.base, route, key, { delay_ms: 400 });
+  await new Promise((r) => setTimeout(r, 100));
+  socket.destroy();
   await new Promise((r) => setTimeout(r, 800));
   assert.equal(await balance(key), 50000);
   const [reservations] = await server.service.database.sql`SELECT count(*)::int AS n FROM credit_reservations`;

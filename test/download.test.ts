@@ -2,10 +2,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
-import { API, call } from './support/http.ts';
+import { API, call, rawPost } from './support/http.ts';
 import { climaxPiece, drumPattern } from './support/synth.ts';
 import { decodeMp3, mp3Of } from './support/audio.ts';
 import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
@@ -175,17 +174,9 @@ test('cache hits are charged in batches: 20 concurrent hits on 5 credits give ex
 
 test('a client that aborts before the status is not charged and gets no license', async () => {
   const key = await server.newKey('pro');
-  const { port } = new URL(server.base);
-  const body = JSON.stringify({ track_id: tracks['climax.mp3'].id, duration_seconds: 60, hit_point_seconds: 31.5 });
-  await new Promise<void>((resolve) => {
-    const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST ${API}/download-track HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-      setImmediate(() => {
-        socket.destroy();
-        resolve();
-      });
-    });
-  });
+  const socket = await rawPost(server.base, `${API}/download-track`, key, { track_id: tracks['climax.mp3'].id, duration_seconds: 60, hit_point_seconds: 31.5 });
+  await new Promise(setImmediate);
+  socket.destroy();
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(await balance(key), 50000);
   assert.equal((await licenses(key)).length, 0);
@@ -214,39 +205,32 @@ test('slow clients hold a bounded buffer: 16 stalled downloads of a 24 MB track 
     SELECT ${trackIdOf(sha)}, ${sha}, ${long.length}, preview_sha256, 'Long', 'Test', duration_seconds * ${long.length / stored.length}, peak_seconds, analysis
       FROM tracks WHERE id = ${tracks['climax.mp3'].id}`;
   const key = await server.newKey('pro');
-  const { port } = new URL(server.base);
-  const body = JSON.stringify({ track_id: trackIdOf(sha) });
 
-  // Each client sends its request and then reads nothing: the kernel's socket buffers fill
-  // (a few MB each), and the rest is up to the server's backpressure.
+  // Each client sends its request, takes the first chunk and then reads nothing: the kernel's
+  // socket buffers fill (a few MB each), and the rest is up to the server's backpressure.
   const before = process.memoryUsage().rss;
-  const clients = await Promise.all(Array.from({ length: 16 }, () => new Promise<{ socket: net.Socket; received: Buffer[] }>((resolve) => {
-    const received: Buffer[] = [];
-    const socket = net.connect(Number(port), '127.0.0.1', () => {
-      socket.write(`POST ${API}/download-track HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-      socket.once('data', (chunk) => {
-        received.push(chunk);
-        socket.pause();
-        resolve({ socket, received });
-      });
-    });
-  })));
+  const clients = await Promise.all(Array.from({ length: 16 }, async () => {
+    const socket = await rawPost(server.base, `${API}/download-track`, key, { track_id: trackIdOf(sha) });
+    const first = await new Promise<Buffer>((resolve) => socket.once('data', resolve));
+    socket.pause();
+    return { socket, received: [first], bytes: first.length };
+  }));
   await new Promise((r) => setTimeout(r, 1000));
-  const grown = process.memoryUsage().rss - before
+  const grown = process.memoryUsage().rss - before;
   // Unbounded, the server would hold what the kernel did not take: ~20 MB a client, ~320 MB.
   assert.ok(grown < 64 << 20, `memory grew by ${(grown / 2 ** 20).toFixed(0)} MB with 16 stalled downloads`);
 
   // Reading again, every client gets the whole file, byte for byte.
-  await Promise.all(clients.map(({ socket, received }) => new Promise<void>((resolve) => {
-    const headEnd = () => Buffer.concat(received).indexOf('\r\n\r\n');
-    socket.on('data', (chunk) => {
+  await Promise.all(clients.map((client) => new Promise<void>((resolve) => {
+    const { socket, received } = client;
+    const headBytes = received[0].indexOf('\r\n\r\n') + 4; // the head comes in the first chunk
+    socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
-      const all = Buffer.concat(received);
-      if (all.length - headEnd() - 4 >= long.length) {
-        assert.ok(all.subarray(headEnd() + 4).equals(long));
-        socket.destroy();
-        resolve();
-      }
+      client.bytes += chunk.length;
+      if (client.bytes - headBytes < long.length) return;
+      assert.ok(Buffer.concat(received).subarray(headBytes).equals(long));
+      socket.destroy();
+      resolve();
     });
     socket.resume();
   })));
