@@ -6,8 +6,9 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call, rawPost } from './support/http.ts';
 import { climaxPiece, drumPattern } from './support/synth.ts';
-import { decodeMp3, mp3Of } from './support/audio.ts';
-import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
+import { decodeMp3 } from './support/audio.ts';
+import { ingestSignals } from './support/ingest.ts';
+import { removeTrack } from '../catalog/ingest.ts';
 import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { hashApiKey } from '../server/auth/api-keys.ts';
@@ -17,11 +18,12 @@ let server: TestServer;
 let tracks: Record<string, { id: string; audio_sha256: string; preview_sha256: string; audio_bytes: number; duration_seconds: number }>;
 
 async function ingestInto(target: TestServer, files: Record<string, Float32Array>, titles: Record<string, string>) {
-  const dir = fs.mkdtempSync(path.join(target.dataDir, 'in-'));
-  for (const [file, mono] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), await mp3Of(mono));
-  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(Object.keys(files).map((file) => ({ file, title: titles[file], artist: 'Test' }))));
-  const report = await ingestFolder({ sql: target.service.database.sql, pool: target.service.engine, dir, storeDir: path.join(target.dataDir, 'catalog') });
-  assert.deepEqual(report.rejected, []);
+  await ingestSignals({
+    sql: target.service.database.sql,
+    pool: target.service.engine,
+    storeDir: path.join(target.dataDir, 'catalog'),
+    tracks: Object.entries(files).map(([file, signal]) => ({ file, signal, metadata: { title: titles[file], artist: 'Test' } })),
+  });
   const rows = await target.service.database.sql`SELECT id, source_file, audio_sha256, preview_sha256, audio_bytes, duration_seconds FROM tracks`;
   return Object.fromEntries(rows.map((r) => [r.source_file, r as any]));
 }

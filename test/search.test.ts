@@ -2,13 +2,11 @@
 // the free-tier intent rule, credits, and preview links that work.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { drumPattern } from './support/synth.ts';
-import { mp3Of } from './support/audio.ts';
-import { ingestFolder } from '../catalog/ingest.ts';
+import { ingestSignals } from './support/ingest.ts';
 import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
 
 let server: TestServer;
@@ -28,15 +26,12 @@ const CATALOG = [
 before(async () => {
   server = await startTestServer();
   key = await server.newKey('pro');
-  const dir = fs.mkdtempSync(path.join(server.dataDir, 'search-'));
-  const entries = [];
-  for (let i = 0; i < CATALOG.length; i++) {
-    const file = `${i}.mp3`;
-    fs.writeFileSync(path.join(dir, file), await mp3Of(drumPattern(CATALOG[i].bpm, 11, 0.5, i + 1)));
-    entries.push({ file, ...CATALOG[i] });
-  }
-  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(entries));
-  const report = await ingestFolder({ sql: server.service.database.sql, pool: server.service.engine, dir, storeDir: path.join(server.dataDir, 'catalog') });
+  const report = await ingestSignals({
+    sql: server.service.database.sql,
+    pool: server.service.engine,
+    storeDir: path.join(server.dataDir, 'catalog'),
+    tracks: CATALOG.map((metadata, i) => ({ file: `${i}.mp3`, signal: drumPattern(metadata.bpm, 11, 0.5, i + 1), metadata })),
+  });
   assert.equal(report.ingested.length, CATALOG.length);
 });
 after(() => server.stop());

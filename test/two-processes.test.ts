@@ -12,9 +12,8 @@ import { connectSql } from '../server/db/connect.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
-import { ingestFolder } from '../catalog/ingest.ts';
 import { climaxPiece } from './support/synth.ts';
-import { mp3Of } from './support/audio.ts';
+import { ingestSignals } from './support/ingest.ts';
 
 // The paid routes, each with the body of one request. The real ones need a track: it is ingested
 // into one catalog store that both processes read.
@@ -30,17 +29,12 @@ const ROUTES: { name: string; path: string; body: (trackId: string) => object }[
 ];
 
 async function ingestOneTrack(sql: ReturnType<typeof connectSql>, storeDir: string): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-in-'));
   const pool = createEnginePool({ threads: 1 });
   try {
-    fs.writeFileSync(path.join(dir, 'race.mp3'), await mp3Of(climaxPiece(120, 40, 20)));
-    fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'race.mp3', title: 'Race Track', artist: 'Test' }]));
-    const report = await ingestFolder({ sql, pool, dir, storeDir });
-    assert.deepEqual(report.rejected, []);
+    const report = await ingestSignals({ sql, pool, storeDir, tracks: [{ file: 'race.mp3', signal: climaxPiece(120, 40, 20), metadata: { title: 'Race Track', artist: 'Test' } }] });
     return report.ingested[0].id;
   } finally {
     await pool.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
