@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectSql, type Sql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { connectSql, type Sql } from '../db/connect.ts';
+import { migrate } from '../db/migrate.ts';
 import { spawnServer, type SpawnedServer } from '../test/support/server.ts';
 import { scratchDatabase } from './scratch-database.ts';
 

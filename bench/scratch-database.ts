@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 
 export async function scratchDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, dispose: async () => {} };

@@ -10,7 +10,7 @@ import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
 import { inRounds, median, ROUNDS } from './rounds.ts';
-import type { Sql } from '../server/db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import { createLiveSearchIndex } from '../server/search/live-index.ts';
 import { queryTrigrams } from '../server/search/trigrams.ts';
 import { referenceSearch } from '../test/support/search-reference.ts';

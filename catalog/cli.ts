@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/db/connect.ts';
+import { openDatabase } from '../db/connect.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';

@@ -1,7 +1,7 @@
 // First start: build the demo catalog once (render, then ingest like any folder), with progress.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sql } from '../server/db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog } from './demo/generate.ts';
 import { ingestFolder } from './ingest.ts';

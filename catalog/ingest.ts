@@ -4,7 +4,7 @@
 // nothing (ids come from the audio's hash).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sql } from '../server/db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
 import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { readMetadata, type TrackMetadata } from './metadata.ts';

@@ -1,7 +1,7 @@
 // The demo API key printed at start: created once, kept in DATA_DIR/demo-key so every start can print it.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sql } from './db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import { createApiKey, isActiveApiKey } from './auth/api-keys.ts';
 
 export async function ensureDemoKey(sql: Sql, dataDir: string): Promise<string> {

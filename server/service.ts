@@ -1,6 +1,6 @@
 // Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
 import type { Config } from './config.ts';
-import { openDatabase, type Database } from './db/connect.ts';
+import { openDatabase, type Database } from '../db/connect.ts';
 import { createCharger, refundAbandonedReservations } from './credits.ts';
 import { createUsageLog, pruneUsage } from './usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';

@@ -1,7 +1,7 @@
 // Catalog lookups for the routes: a track row (present, not removed) and its stored analysis,
 // which is immutable per audio hash and so cached by bytes.
 import { LRUCache } from 'lru-cache';
-import type { Sql } from './db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import { TRACK_ID } from '../catalog/store.ts';
 
 export interface TrackRow {

@@ -1,6 +1,6 @@
 // Usage records: buffered in memory and written in batches (one multi-row INSERT), so recording a
 // request costs no round trip on its path. flush() is awaited by readers of /usage and by shutdown.
-import type { Sql } from './db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 
 export interface UsageRecord {
   keyId: number;

@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
-import { connectSql, type Sql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { connectSql, type Sql } from '../db/connect.ts';
+import { migrate } from '../db/migrate.ts';
 import { createApiKey, hashApiKey } from '../server/auth/api-keys.ts';
 
 let db: TestDatabase;

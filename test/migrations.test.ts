@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestDatabase } from './support/database.ts';
-import { connectSql } from '../server/db/connect.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { connectSql } from '../db/connect.ts';
+import { migrate } from '../db/migrate.ts';
 
 test('concurrent migrate() calls apply each file exactly once', async () => {
   const db = await createTestDatabase();

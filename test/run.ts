@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 

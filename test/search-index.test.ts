@@ -11,9 +11,9 @@ import { referenceSearch } from './support/search-reference.ts';
 import { createSearchIndex } from '../server/search/search-index.ts';
 import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
-import { connectSql, type Sql } from '../server/db/connect.ts';
+import { connectSql, type Sql } from '../db/connect.ts';
 import { createLiveSearchIndex } from '../server/search/live-index.ts';
-import { migrate } from '../server/db/migrate.ts';
+import { migrate } from '../db/migrate.ts';
 import { createTestDatabase } from './support/database.ts';
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createTestDatabase } from './support/database.ts';
 import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
-import { connectSql } from '../server/db/connect.ts';
+import { connectSql } from '../db/connect.ts';
 import { createApiKey } from '../server/auth/api-keys.ts';
 
 test('SIGTERM finishes in-flight requests and flushes every usage record', async () => {

@@ -1,7 +1,7 @@
 // Authentication and rate limiting: from an admission lease in memory when this process holds one
 // for the key (admission-leases.ts), otherwise in one database round trip shared by the requests
 // of one batch (admit_keys in the migrations, admission-batcher.ts).
-import type { Sql } from '../db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import { ApiError } from '../http/api-error.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';

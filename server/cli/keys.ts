@@ -1,7 +1,7 @@
 // `npm run keys -- create --name NAME --tier TIER [--expires DATE]`, `keys list`, `keys revoke PREFIX`.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../db/connect.ts';
+import { openDatabase } from '../../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
 import { runCommand, usageError } from './command-line.ts';
 

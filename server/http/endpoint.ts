@@ -6,7 +6,7 @@
 // For a key this process admitted moments ago, an answer and its charge start while the admission
 // is counted; a refusal then gives the charge back.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Sql } from '../db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../credits.ts';
 import type { UsageLog } from '../usage-log.ts';

@@ -1,5 +1,5 @@
 // GET /usage (spec 2.4): the calling key's request history, newest first. Free.
-import type { Sql } from '../db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import type { Endpoint } from '../http/endpoint.ts';
 import { jsonReply } from '../http/reply.ts';
 import { integerQueryParameter, rejectQueryParameters } from '../http/query.ts';

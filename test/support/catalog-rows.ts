@@ -1,7 +1,7 @@
 // Track rows made from the demo generator's metadata, without rendering audio: for search tests
 // and benchmarks, which read metadata only. Audio fields hold placeholders (no download works).
 import crypto from 'node:crypto';
-import type { Sql } from '../../server/db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import { planTrack } from '../../catalog/demo/plan.ts';
 import { describe, trackSeed } from '../../catalog/demo/generate.ts';
 

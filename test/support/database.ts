@@ -1,6 +1,6 @@
 // A fresh database per test file on the test run's PostgreSQL server (see test/run.ts).
 import crypto from 'node:crypto';
-import { connectSql } from '../../server/db/connect.ts';
+import { connectSql } from '../../db/connect.ts';
 
 export interface TestDatabase {
   url: string;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Sql } from '../../server/db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { ingestFolder, type IngestReport } from '../../catalog/ingest.ts';
 import { mp3Of } from './audio.ts';

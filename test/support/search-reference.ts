@@ -1,7 +1,7 @@
 // The search ranking as one PostgreSQL statement: ts_rank over the GIN-indexed tsvector plus
 // pg_trgm word similarity on names, ties by id. What the in-memory index must reproduce (tests),
 // and the reference it is timed against (bench).
-import type { Sql } from '../../server/db/connect.ts';
+import type { Sql } from '../../db/connect.ts';
 import { words as wordsOf } from '../../server/search/trigrams.ts';
 
 export function referenceSearch(sql: Sql, query: string, where = sql`true`, limit = 50) {
