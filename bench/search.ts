@@ -11,8 +11,8 @@ import { machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
 import { inRounds, median, ROUNDS } from './rounds.ts';
 import type { Sql } from '../db/connect.ts';
-import { createLiveSearchIndex } from '../server/search/live-index.ts';
-import { queryTrigrams } from '../server/search/trigrams.ts';
+import { createLiveSearchIndex } from '../search/live-index.ts';
+import { queryTrigrams } from '../search/trigrams.ts';
 import { referenceSearch } from '../test/support/search-reference.ts';
 
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

@@ -17,7 +17,7 @@ import { createTrackLookup } from './tracks.ts';
 import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
-import { createLiveSearchIndex } from './search/live-index.ts';
+import { createLiveSearchIndex } from '../search/live-index.ts';
 import path from 'node:path';
 
 export interface Service {

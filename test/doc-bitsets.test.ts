@@ -1,7 +1,7 @@
 // Document bitsets (server/search/doc-bitsets.ts), against plain sets of numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor } from '../server/search/doc-bitsets.ts';
+import { createValueBitsets, hasDoc, intersectInto, unionOf, wordsFor } from '../search/doc-bitsets.ts';
 
 function docsIn(set: Uint32Array): number[] {
   const docs: number[] = [];

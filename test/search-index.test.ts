@@ -8,11 +8,11 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { insertPlannedTracks } from './support/catalog-rows.ts';
 import { referenceSearch } from './support/search-reference.ts';
-import { createSearchIndex } from '../server/search/search-index.ts';
-import { queryTrigrams, wordSimilarity } from '../server/search/trigrams.ts';
-import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../server/search/text-rank.ts';
+import { createSearchIndex } from '../search/search-index.ts';
+import { queryTrigrams, wordSimilarity } from '../search/trigrams.ts';
+import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../search/text-rank.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
-import { createLiveSearchIndex } from '../server/search/live-index.ts';
+import { createLiveSearchIndex } from '../search/live-index.ts';
 import { migrate } from '../db/migrate.ts';
 import { createTestDatabase } from './support/database.ts';
 

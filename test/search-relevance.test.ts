@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { insertPlannedTracks } from './support/catalog-rows.ts';
-import { extractIntent } from '../server/search/intent.ts';
+import { extractIntent } from '../search/intent.ts';
 
 let server: TestServer;
 let key: string;

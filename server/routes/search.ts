@@ -5,10 +5,10 @@
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonTextReply } from '../http/reply.ts';
-import { validateSearch, type SearchRequest } from '../search/validate.ts';
-import { searchTracks } from '../search/query.ts';
-import type { LiveSearchIndex } from '../search/live-index.ts';
-import { extractIntent, mergeFilters, type Intent } from '../search/intent.ts';
+import { validateSearch, type SearchRequest } from '../../search/validate.ts';
+import { searchTracks } from '../../search/query.ts';
+import type { LiveSearchIndex } from '../../search/live-index.ts';
+import { extractIntent, mergeFilters, type Intent } from '../../search/intent.ts';
 import { signedPreviewUrl } from '../previews.ts';
 
 /**

@@ -2,7 +2,7 @@
 // pg_trgm word similarity on names, ties by id. What the in-memory index must reproduce (tests),
 // and the reference it is timed against (bench).
 import type { Sql } from '../../db/connect.ts';
-import { words as wordsOf } from '../../server/search/trigrams.ts';
+import { words as wordsOf } from '../../search/trigrams.ts';
 
 export function referenceSearch(sql: Sql, query: string, where = sql`true`, limit = 50) {
   const words = [...new Set(wordsOf(query))];

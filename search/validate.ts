@@ -1,7 +1,7 @@
 // The search request (spec 4.1): every field checked, unknown fields and values refused with a
 // message that names them (and, for vocabulary values, the nearest valid ones).
-import { invalidParameters } from '../http/api-error.ts';
-import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../../catalog/vocabulary.ts';
+import { invalidParameters } from '../server/http/api-error.ts';
+import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../catalog/vocabulary.ts';
 import { nearest } from './suggest.ts';
 
 export interface SearchFilters {

@@ -2,7 +2,7 @@
 // a query ("slow", "around 120 bpm", "no vocals", "uplifting", "dark cinematic trailer", "lofi
 // beats to study", "for a workout video"), with synonyms and simple negation ("no", "without",
 // "not"). A pure function: deterministic, explainable, fast.
-import { INSTRUMENTS, MOODS } from '../../catalog/vocabulary.ts';
+import { INSTRUMENTS, MOODS } from '../catalog/vocabulary.ts';
 import type { SearchFilters } from './validate.ts';
 
 export interface Intent extends SearchFilters {

@@ -9,7 +9,7 @@
 // visits tens of thousands of tracks, and scattered objects would make each visit a cache miss.
 // A changed track is appended as a new document and its old one marked dead.
 import type { SearchFilters } from './validate.ts';
-import { ENERGY_LEVELS, type EnergyLevel } from '../../catalog/vocabulary.ts';
+import { ENERGY_LEVELS, type EnergyLevel } from '../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';
 import { column, float32, float64, int32, push, type Column } from './typed-column.ts';

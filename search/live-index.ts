@@ -4,7 +4,7 @@
 // above the last revision it holds: at start, when a search sees a newer revision, and from
 // scratch (swapped in when done) once dead entries outnumber live ones.
 import { LRUCache } from 'lru-cache';
-import type { Sql } from '../../db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
 import type { TrackSummary } from './query.ts';
 import { words } from './trigrams.ts';
