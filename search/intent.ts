@@ -3,7 +3,7 @@
 // beats to study", "for a workout video"), with synonyms and simple negation ("no", "without",
 // "not"). A pure function: deterministic, explainable, fast.
 import { INSTRUMENTS, MOODS } from '../catalog/vocabulary.ts';
-import type { SearchFilters } from './validate.ts';
+import type { SearchFilters } from './request.ts';
 
 export interface Intent extends SearchFilters {
   /** The phrases that produced it, for clients to show. */

@@ -1,7 +1,7 @@
 // A search: full-text relevance (PostgreSQL's weighted tsvector and ts_rank, OR of the query's
 // words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
 // ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
-import type { SearchFilters, SearchRequest } from './validate.ts';
+import type { SearchFilters, SearchRequest } from './request.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import type { Ranking } from './search-index.ts';
 import { queryTrigrams } from './trigrams.ts';

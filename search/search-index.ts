@@ -8,7 +8,7 @@
 // Per-track data lives in flat columns (arrays indexed by document number), not objects: a search
 // visits tens of thousands of tracks, and scattered objects would make each visit a cache miss.
 // A changed track is appended as a new document and its old one marked dead.
-import type { SearchFilters } from './validate.ts';
+import type { SearchFilters } from './request.ts';
 import { ENERGY_LEVELS, type EnergyLevel } from '../catalog/vocabulary.ts';
 import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
 import { sequenceSimilarity, trigrams, WORD_SIMILARITY_THRESHOLD } from './trigrams.ts';

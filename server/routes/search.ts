@@ -5,7 +5,7 @@
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonTextReply } from '../http/reply.ts';
-import { validateSearch, type SearchRequest } from '../../search/validate.ts';
+import { validateSearch, type SearchRequest } from './search-request.ts';
 import { searchTracks } from '../../search/query.ts';
 import type { LiveSearchIndex } from '../../search/live-index.ts';
 import { extractIntent, mergeFilters, type Intent } from '../../search/intent.ts';

@@ -1,27 +1,11 @@
 // The search request (spec 4.1): every field checked, unknown fields and values refused with a
 // message that names them (and, for vocabulary values, the nearest valid ones).
-import { invalidParameters } from '../server/http/api-error.ts';
-import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../catalog/vocabulary.ts';
-import { nearest } from './suggest.ts';
+import { invalidParameters } from '../http/api-error.ts';
+import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../../catalog/vocabulary.ts';
+import { nearest } from '../../search/suggest.ts';
+import type { SearchFilters, SearchRequest } from '../../search/request.ts';
 
-export interface SearchFilters {
-  genres?: string[];
-  moods?: string[];
-  instruments?: string[];
-  has_vocals?: boolean;
-  min_bpm?: number;
-  max_bpm?: number;
-  energy_level?: 'low' | 'medium' | 'high';
-}
-
-export interface SearchRequest {
-  query: string;
-  limit: number;
-  offset: number;
-  filters: SearchFilters;
-  /** undefined: the tier's default. */
-  intent?: boolean;
-}
+export type { SearchFilters, SearchRequest };
 
 const FIELDS = ['query', 'limit', 'offset', 'filters', 'intent'];
 const FILTER_FIELDS = ['genres', 'moods', 'instruments', 'has_vocals', 'min_bpm', 'max_bpm', 'energy_level'];
