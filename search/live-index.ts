@@ -6,8 +6,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
+import type { ValueMeaning } from './query-profile.ts';
 import type { TrackSummary } from './query.ts';
-import { words } from './trigrams.ts';
 
 const FETCH_BATCH = 2000;
 const MAX_QUERY_WORDS = 32;
@@ -23,14 +23,10 @@ export interface LiveSearchIndex {
   fresh<T>(use: (index: SearchIndex) => T): Promise<T>;
   /** Catches up if the catalog changed since the last read; true if it had. */
   refreshIfChanged(): Promise<boolean>;
-  /** The query's search terms: PostgreSQL's English lexemes of its words, unique. */
-  terms(query: string): Promise<string[]>;
+  /** Search terms of words: PostgreSQL's English lexemes of them, unique. */
+  terms(words: string[]): Promise<string[]>;
 }
 
-/** The distinct words of a query (at most MAX_QUERY_WORDS), each looked up as a prefix term. */
-function queryWords(query: string): string[] {
-  return [...new Set(words(query))].slice(0, MAX_QUERY_WORDS);
-}
 
 type ChangedRow = Omit<IndexedTrack, 'summary'> & Omit<TrackSummary, 'preview_url'> & { search_revision: number };
 
@@ -54,8 +50,8 @@ function summaryOf(row: ChangedRow): Omit<TrackSummary, 'preview_url'> {
   return { id, title, artist, duration_seconds, bpm, key, genre, subgenres, moods, has_vocals, energy_level, instruments, peak_seconds };
 }
 
-export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
-  let index = createSearchIndex();
+export function createLiveSearchIndex(sql: Sql, meaning: ValueMeaning): LiveSearchIndex {
+  let index = createSearchIndex(meaning);
   let revision = 0;
   let reading: Promise<void> | null = null;
   const lexemesOf = new LRUCache<string, string[]>({ max: 50_000 });
@@ -64,7 +60,7 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
     reading ??= (async () => {
       try {
         if (index.dead() > index.live() + 1000) {
-          const fresh = createSearchIndex();
+          const fresh = createSearchIndex(meaning);
           revision = await readChanges(sql, fresh, 0);
           index = fresh;
         } else {
@@ -127,8 +123,9 @@ export function createLiveSearchIndex(sql: Sql): LiveSearchIndex {
       await caughtUpTo(target);
       return true;
     },
-    async terms(query) {
-      const words = queryWords(query);
+    async terms(queryWords) {
+      // The distinct words (at most MAX_QUERY_WORDS), each looked up as a prefix term.
+      const words = [...new Set(queryWords)].slice(0, MAX_QUERY_WORDS);
       const missing = words.filter((w) => !lexemesOf.has(w));
       if (missing.length > 0) {
         const rows = await sql<{ word: string; lexemes: string[] }[]>`

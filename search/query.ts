@@ -1,10 +1,15 @@
-// A search: full-text relevance (PostgreSQL's weighted tsvector and ts_rank, OR of the query's
-// words, each a prefix) plus pg_trgm word similarity on title and artist for typos, filtered,
-// ordered by score, ties by id. All of it runs in the in-memory index, which PostgreSQL feeds.
-import type { SearchFilters, SearchRequest } from './request.ts';
+// A search: the query understood (understand.ts), its text words turned into PostgreSQL's
+// lexemes, and the whole ranked in the in-memory index (search-index.ts), kept fresh
+// (LiveSearchIndex.fresh). With intent extraction, the filters the query states outright
+// (intent.ts) are merged under the explicit ones; if they leave nothing, the same ranking runs
+// without them (worked out in the same call) and the intent says so.
+import type { SearchRequest } from './request.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import type { Ranking } from './search-index.ts';
+import type { QueryUnderstanding } from './understand.ts';
+import type { Facets } from './facets.ts';
 import { queryTrigrams } from './trigrams.ts';
+import { intentOf, mergeFilters, statesFilters, type Intent } from './intent.ts';
 
 /** A track as search results show it: the spec's fields (2.1) plus peak_seconds and preview_url. */
 export interface TrackSummary {
@@ -24,21 +29,34 @@ export interface TrackSummary {
   preview_url: string;
 }
 
-/**
- * Ranks in the in-memory index (see search-index.ts), kept fresh (LiveSearchIndex.fresh); with
- * `fallback` filters, also by those when the request's filters match nothing (one scoring pass).
- */
-export async function searchTracks(live: LiveSearchIndex, request: SearchRequest, fallback?: SearchFilters): Promise<SearchResult & { fallback?: SearchResult }> {
-  const terms = await live.terms(request.query);
-  const nameTrigrams = queryTrigrams(request.query);
-  const want = request.offset + request.limit;
-  const found = await live.fresh((index) => index.search(terms, nameTrigrams, request.filters, want, fallback));
-  const page = ({ top, total }: Ranking): SearchResult => ({ tracks: top.slice(request.offset), total });
-  return { ...page(found), ...(found.fallback ? { fallback: page(found.fallback) } : {}) };
-}
-
 export interface SearchResult {
   /** Best first: each track's id and its summary as JSON (a TrackSummary without preview_url). */
   tracks: { id: string; summary: string }[];
   total: number;
+  facets?: Facets;
+  intent: Intent & { applied: 'filters' | 'none' };
+}
+
+export async function searchTracks(live: LiveSearchIndex, understanding: QueryUnderstanding, request: SearchRequest & { facets?: boolean }, useIntent: boolean): Promise<SearchResult> {
+  const understood = understanding.understand(request.query);
+  const intent = intentOf(understood, useIntent);
+  const inferred = useIntent && statesFilters(intent);
+  const terms = await live.terms(understood.textWords);
+  const found = await live.fresh((index) => index.search({
+    terms,
+    nameTrigrams: queryTrigrams(request.query),
+    concepts: understood.concepts,
+    anything: understood.anything,
+    filters: inferred ? mergeFilters(request.filters, intent) : request.filters,
+    fallback: inferred ? request.filters : undefined,
+    want: request.offset + request.limit,
+    facets: request.facets,
+  }));
+  const used: Ranking = found.fallback ?? found;
+  return {
+    tracks: used.top.slice(request.offset),
+    total: used.total,
+    ...(used.facets ? { facets: used.facets } : {}),
+    intent: { ...intent, applied: inferred && !found.fallback ? 'filters' : 'none' },
+  };
 }

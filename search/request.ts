@@ -18,4 +18,6 @@ export interface SearchRequest {
   filters: SearchFilters;
   /** undefined: the tier's default. */
   intent?: boolean;
+  /** Add facet counts over every matching track. */
+  facets?: boolean;
 }

@@ -26,3 +26,24 @@ export function push<T extends TypedArray>(c: Column<T>, value: number): void {
 export const int32 = (n: number) => new Int32Array(n);
 export const float32 = (n: number) => new Float32Array(n);
 export const float64 = (n: number) => new Float64Array(n);
+
+/** A list per document, stored flat: document d's values are values[start[d] .. start[d + 1]). */
+export interface ListColumn {
+  start: Column<Int32Array>;
+  values: Column<Int32Array>;
+  append(list: number[]): void;
+}
+
+export function createListColumn(): ListColumn {
+  const start = column(int32);
+  const values = column(int32);
+  push(start, 0);
+  return {
+    start,
+    values,
+    append(list) {
+      for (const v of list) push(values, v);
+      push(start, values.length);
+    },
+  };
+}

@@ -17,7 +17,8 @@ import { createTrackLookup } from './tracks.ts';
 import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
-import { createLiveSearchIndex } from '../search/live-index.ts';
+import { similarTracksEndpoint } from './routes/similar-tracks.ts';
+import { createCatalogSearch } from '../search/catalog-search.ts';
 import path from 'node:path';
 
 export interface Service {
@@ -55,12 +56,13 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);
   const clips = createClipCache(config.clipCacheBytes);
-  const searchIndex = createLiveSearchIndex(sql);
-  searchIndex.current().catch((err) => log('search index load failed; will retry on the next search', err));
+  const search = createCatalogSearch(sql);
+  search.index.current().catch((err) => log('search index load failed; will retry on the next search', err));
   let boundPort = config.port;
   const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
   const routes: Route[] = [
-    apiRoute(deps, 'post', '/search', searchEndpoint({ index: searchIndex, secret, baseUrl })),
+    apiRoute(deps, 'post', '/search', searchEndpoint({ search, secret, baseUrl })),
+    apiRoute(deps, 'get', '/tracks/:id/similar', similarTracksEndpoint({ search, secret, baseUrl })),
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),

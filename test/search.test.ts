@@ -117,13 +117,17 @@ test('intent: inferred filters for paid keys, reported in the response; explicit
   assert.equal(response.status, 200);
   assert.equal(response.body.intent.applied, 'filters');
   assert.equal(response.body.intent.has_vocals, false);
-  assert.equal(response.body.intent.energy_level, 'low');
+  assert.deepEqual(response.body.intent.instruments, ['Piano']);
   assert.ok(response.body.tracks.length > 0);
-  for (const t of response.body.tracks) assert.ok(!t.has_vocals && t.energy_level === 'low');
+  for (const t of response.body.tracks) assert.ok(!t.has_vocals && t.instruments.includes('Piano'));
+  assert.equal(response.body.tracks[0].title, 'Quiet Lanterns', 'calm, for study: the best fit first');
   const explicit = await search({ query: 'calm piano for study', filters: { energy_level: 'medium' } });
   for (const t of explicit.body.tracks) assert.equal(t.energy_level, 'medium');
   const off = await search({ query: 'calm piano for study', intent: false });
-  assert.equal(off.body.intent, null);
+  assert.equal(off.body.intent.applied, 'none');
+  assert.equal(off.body.intent.instruments, undefined);
+  assert.deepEqual(off.body.intent.matched, ['calm', 'piano', 'study']);
+  assert.equal(off.body.total_count, CATALOG.length, 'without filters every track ranks');
 });
 
 test('one credit per search, exact credits_remaining; intent needs a paid plan; preview links work', async () => {
@@ -161,13 +165,14 @@ test('searches are charged after they are worked out: 20 concurrent on 5 credits
 });
 
 test('intent whose filters match nothing falls back to the words alone, and says so', async () => {
-  // "fast" and "energetic" infer a tempo and mood no track with these words has.
-  const response = await search({ query: 'fast energetic quiet lanterns' });
+  // "organ" infers an instrument no track has.
+  const response = await search({ query: 'organ quiet lanterns' });
   assert.equal(response.status, 200);
   assert.equal(response.body.intent.applied, 'none');
+  assert.deepEqual(response.body.intent.instruments, ['Organ']);
   assert.equal(titles(response)[0], 'Quiet Lanterns');
-  assert.equal(response.body.total_count, (await search({ query: 'fast energetic quiet lanterns', intent: false })).body.total_count);
-  const applied = await search({ query: 'calm quiet lanterns' });
+  assert.equal(response.body.total_count, (await search({ query: 'organ quiet lanterns', intent: false })).body.total_count);
+  const applied = await search({ query: 'piano quiet lanterns' });
   assert.equal(applied.body.intent.applied, 'filters');
   assert.equal(titles(applied)[0], 'Quiet Lanterns');
 });

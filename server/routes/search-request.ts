@@ -7,7 +7,7 @@ import type { SearchFilters, SearchRequest } from '../../search/request.ts';
 
 export type { SearchFilters, SearchRequest };
 
-const FIELDS = ['query', 'limit', 'offset', 'filters', 'intent'];
+const FIELDS = ['query', 'limit', 'offset', 'filters', 'intent', 'facets'];
 const FILTER_FIELDS = ['genres', 'moods', 'instruments', 'has_vocals', 'min_bpm', 'max_bpm', 'energy_level'];
 export const MAX_QUERY_LENGTH = 500;
 
@@ -52,6 +52,7 @@ export function validateSearch(body: Record<string, unknown> | undefined, known:
   const limit = integer(body, 'limit', 1, 100, 20);
   const offset = integer(body, 'offset', 0, 1_000_000, 0);
   if (body.intent !== undefined && typeof body.intent !== 'boolean') throw invalidParameters('intent must be true or false');
+  if (body.facets !== undefined && typeof body.facets !== 'boolean') throw invalidParameters('facets must be true or false');
 
   const filters: SearchFilters = {};
   if (body.filters !== undefined) {
@@ -77,5 +78,5 @@ export function validateSearch(body: Record<string, unknown> | undefined, known:
       filters.energy_level = level;
     }
   }
-  return { query: query.trim(), limit, offset, filters, intent: body.intent as boolean | undefined };
+  return { query: query.trim(), limit, offset, filters, intent: body.intent as boolean | undefined, facets: body.facets === true };
 }

@@ -1,0 +1,95 @@
+// What each document (a track's current version) is, as flat columns indexed by document number:
+// genre, moods, instruments, energy, vocals, tempo, and per filter value the bitset of its
+// documents. Filters select with one AND of bitsets; profiles and facets read the columns. A
+// search visits tens of thousands of tracks, and scattered objects would make each a cache miss.
+import { ENERGY_LEVELS, type EnergyLevel } from '../catalog/vocabulary.ts';
+import type { SearchFilters } from './request.ts';
+import { column, createListColumn, float32, int32, push } from './typed-column.ts';
+import { createNumbering, type Numbering } from './numbering.ts';
+import { createValueBitsets, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
+
+export interface TrackFactsInput {
+  genre: string | null;
+  moods: string[];
+  instruments: string[];
+  has_vocals: boolean | null;
+  bpm: number | null;
+  energy_level: EnergyLevel | null;
+}
+
+/** Vocals column values. */
+export const VOCALS = { unknown: -1, without: 0, with: 1 } as const;
+
+export function createTrackFacts() {
+  const genres = createNumbering();
+  const moods = createNumbering();
+  const instruments = createNumbering();
+  const genreOf = column(int32); // genre number, -1: none
+  const energyOf = column(int32); // index in ENERGY_LEVELS, -1: none
+  const vocalsOf = column(int32); // VOCALS
+  const bpmOf = column(float32); // NaN: none
+  const moodsOf = createListColumn();
+  const instrumentsOf = createListColumn();
+  // Documents per filter value (alive: value 0; vocals: VOCALS; energy: its index). A document's
+  // values never change: a changed track is a new document.
+  const alive = createValueBitsets();
+  const genreDocs = createValueBitsets();
+  const energyDocs = createValueBitsets();
+  const vocalsDocs = createValueBitsets();
+  const moodDocs = createValueBitsets();
+  const instrumentDocs = createValueBitsets();
+
+  function docsWith(wanted: string[], numbering: Numbering, sets: ValueBitsets, words: number): DocBitset {
+    return unionOf(wanted.map((value) => {
+      const n = numbering.find(value);
+      return n === undefined ? undefined : sets.of(n);
+    }), words);
+  }
+
+  return {
+    genres, moods, instruments,
+    genreOf, energyOf, vocalsOf, bpmOf, moodsOf, instrumentsOf,
+    add(doc: number, t: TrackFactsInput) {
+      alive.add(0, doc);
+      const genre = t.genre === null ? -1 : genres.number(t.genre);
+      const energy = t.energy_level === null ? -1 : ENERGY_LEVELS.indexOf(t.energy_level);
+      const vocals = t.has_vocals === null ? VOCALS.unknown : t.has_vocals ? VOCALS.with : VOCALS.without;
+      push(genreOf, genre);
+      push(energyOf, energy);
+      push(vocalsOf, vocals);
+      push(bpmOf, t.bpm === null ? NaN : t.bpm);
+      moodsOf.append(t.moods.map(moods.number));
+      instrumentsOf.append(t.instruments.map(instruments.number));
+      if (genre >= 0) genreDocs.add(genre, doc);
+      if (energy >= 0) energyDocs.add(energy, doc);
+      if (vocals !== VOCALS.unknown) vocalsDocs.add(vocals, doc);
+      for (const m of t.moods) moodDocs.add(moods.number(m), doc);
+      for (const i of t.instruments) instrumentDocs.add(instruments.number(i), doc);
+    },
+    retire(doc: number) {
+      alive.remove(0, doc);
+    },
+    live: (docs: number): DocBitset => unionOf([alive.of(0)], wordsFor(docs)),
+    /** The live documents every set filter accepts, but for the BPM range (see inBpmRange). */
+    filterDocs(f: SearchFilters, docs: number): DocBitset {
+      const words = wordsFor(docs);
+      const selected = unionOf([alive.of(0)], words);
+      if (f.genres) intersectInto(selected, docsWith(f.genres, genres, genreDocs, words));
+      if (f.moods) intersectInto(selected, docsWith(f.moods, moods, moodDocs, words));
+      if (f.instruments) intersectInto(selected, docsWith(f.instruments, instruments, instrumentDocs, words));
+      if (f.energy_level) intersectInto(selected, unionOf([energyDocs.of(ENERGY_LEVELS.indexOf(f.energy_level))], words));
+      if (f.has_vocals !== undefined) intersectInto(selected, unionOf([vocalsDocs.of(f.has_vocals ? VOCALS.with : VOCALS.without)], words));
+      return selected;
+    },
+  };
+}
+
+export type TrackFacts = ReturnType<typeof createTrackFacts>;
+
+/** The BPM test of a filter: null when it sets no range (a track without BPM fails any range). */
+export function bpmRangeTest(f: SearchFilters): ((bpm: number) => boolean) | null {
+  if (f.min_bpm === undefined && f.max_bpm === undefined) return null;
+  const min = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
+  const max = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
+  return (bpm) => bpm >= min && bpm <= max; // NaN fails both
+}
