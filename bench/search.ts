@@ -122,6 +122,9 @@ async function rankingAlone(sql: Sql): Promise<string[]> {
     lines.push(`  ${q.text.padEnd(42)} index ${i.p50Ms.toFixed(2)} / ${i.p99Ms.toFixed(2)}   PostgreSQL ${p.p50Ms.toFixed(1)} / ${p.p99Ms.toFixed(1)}   ratio ${(i.p50Ms / p.p50Ms).toFixed(3)}`);
   }
   lines.push(`  worst p99: index ${worstIndex.toFixed(2)} ms, PostgreSQL ${worstPostgres.toFixed(1)} ms`);
+  const [{ id }] = await sql<{ id: string }[]>`SELECT id FROM tracks ORDER BY id LIMIT 1 OFFSET 5000`;
+  const similar = (await timeTasks({ similar: () => index.similar(id, 10) }, 50)).get('similar')!;
+  lines.push(`  similar tracks (every track compared): p50 ${similar.p50Ms.toFixed(2)} ms, p99 ${similar.p99Ms.toFixed(2)} ms`);
   return lines;
 }
 

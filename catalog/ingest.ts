@@ -110,6 +110,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
           energy_level: metadata.energy_level ?? analysis.energyLevel,
           description: metadata.description ?? '',
           peak_seconds: analysis.peakSeconds,
+          timbre: analysis.timbre ?? null,
           analysis: Buffer.from(analysisBytes.buffer, analysisBytes.byteOffset, analysisBytes.byteLength),
           source_file: file,
         },

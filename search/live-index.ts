@@ -35,7 +35,7 @@ async function readChanges(sql: Sql, index: SearchIndex, after: number): Promise
   const cursor = sql<ChangedRow[]>`
     SELECT id, search_document::text AS document, search_names AS names, genre, moods, instruments, has_vocals, bpm,
            energy_level, removed_at IS NOT NULL AS removed, search_revision,
-           title, artist, duration_seconds, key, subgenres, peak_seconds
+           title, artist, duration_seconds, key, subgenres, peak_seconds, timbre
       FROM tracks WHERE search_revision > ${after} ORDER BY search_revision`.cursor(FETCH_BATCH);
   for await (const rows of cursor) {
     for (const row of rows) index.upsert({ ...row, summary: JSON.stringify(summaryOf(row)) });

@@ -1,66 +1,81 @@
-// How well a track fits a query's compiled concepts (query-profile.ts), from its genre, moods,
-// instruments, energy, vocals and tempo (track-facts.ts): per concept, each group adds its best
-// matching weight, divided by the concept's norm, so a track that fits a concept fully scores 1;
-// the profile score is the strength-weighted mean over the wanted concepts, less the fit of the
-// concepts counted against it.
+// How well tracks fit a query's compiled concepts (query-profile.ts), as lookup tables: per genre,
+// set of moods, set of instruments, energy, vocals and tempo bin (track-facts.ts), and their sum
+// per combination of tags, so a track's profile score is two array reads (its tag combination,
+// its tempo bin; search-index.ts's loop) and scoring 100,000 tracks takes about a millisecond. Per concept, each group adds its best matching weight, divided
+// by the concept's norm (a track that fits a concept fully scores 1); the profile score is the
+// strength-weighted mean over the wanted concepts, less the fit of the concepts counted against.
 import type { CompiledConcept } from './query-profile.ts';
 import type { TempoRange } from './lexicon.ts';
-import type { TrackFacts } from './track-facts.ts';
+import { BPM_BIN_WIDTH, MAX_BPM_BIN, type TrackFacts } from './track-facts.ts';
 
 /** A tempo this many BPM outside a wanted range still fits a little (linearly less, to nothing). */
 export const TEMPO_SOFT_EDGE_BPM = 12;
 
-/** 1 inside the range, falling to 0 at TEMPO_SOFT_EDGE_BPM outside it; 0 for an unknown tempo. */
+export interface ProfileTables {
+  /** By tag combination (track-facts.ts tagSetOf): the five tables below summed. */
+  tagSet: Float32Array;
+  /** Whether `tempo` has any weight (else a search need not read it). */
+  usesTempo: boolean;
+  /** By genre number + 1 (0: none). */
+  genre: Float32Array;
+  moodSet: Float32Array;
+  instrumentSet: Float32Array;
+  /** By energy index + 1 (0: none). */
+  energy: Float32Array;
+  /** By VOCALS value + 1 (0: unknown). */
+  vocals: Float32Array;
+  /** By BPM bin + 1 (0: none). */
+  tempo: Float32Array;
+}
+
+/** 1 inside the range, falling to 0 at TEMPO_SOFT_EDGE_BPM outside it. */
 function tempoFit(bpm: number, r: TempoRange): number {
-  if (!(bpm === bpm)) return 0; // NaN
   const distance = bpm < r.from ? r.from - bpm : bpm >= r.to ? bpm - r.to : 0;
   return Math.max(0, 1 - distance / TEMPO_SOFT_EDGE_BPM);
 }
 
-function bestListed(weights: Float32Array, values: Int32Array, from: number, to: number): number {
+function tempoScore(bpm: number, c: CompiledConcept): number {
   let best = 0;
-  for (let k = from; k < to; k++) if (weights[values[k]] > best) best = weights[values[k]];
+  for (const r of c.tempo) best = Math.max(best, r.weight * tempoFit(bpm, r));
+  for (const r of c.avoidTempo) best = Math.max(best, r.weight * (1 - tempoFit(bpm, r)));
   return best;
 }
 
-/** The fit of one document to one concept, 0-1. */
-function conceptFit(doc: number, c: CompiledConcept, facts: TrackFacts): number {
-  let sum = 0;
-  if (c.genre) {
-    const g = facts.genreOf.data[doc];
-    if (g >= 0) sum += c.genre[g];
-  }
-  if (c.mood) sum += bestListed(c.mood, facts.moodsOf.values.data, facts.moodsOf.start.data[doc], facts.moodsOf.start.data[doc + 1]);
-  if (c.instrument) sum += bestListed(c.instrument, facts.instrumentsOf.values.data, facts.instrumentsOf.start.data[doc], facts.instrumentsOf.start.data[doc + 1]);
-  if (c.energy) {
-    const e = facts.energyOf.data[doc];
-    if (e >= 0) sum += c.energy[e];
-  }
-  if (c.vocals) {
-    const v = facts.vocalsOf.data[doc];
-    if (v >= 0) sum += c.vocals[v];
-  }
-  if (c.tempo.length > 0 || c.avoidTempo.length > 0) {
-    const bpm = facts.bpmOf.data[doc];
-    let best = 0;
-    for (const r of c.tempo) best = Math.max(best, r.weight * tempoFit(bpm, r));
-    for (const r of c.avoidTempo) if (bpm === bpm) best = Math.max(best, r.weight * (1 - tempoFit(bpm, r)));
-    sum += best;
-  }
-  return sum / c.norm;
+function bestOf(weights: Float32Array, members: number[]): number {
+  let best = 0;
+  for (const m of members) if (weights[m] > best) best = weights[m];
+  return best;
 }
 
-/** The profile score of a document, about -1 to 1 (0 when there are no concepts). */
-export function profileScore(doc: number, concepts: CompiledConcept[], wantedStrength: number, facts: TrackFacts): number {
-  let score = 0;
-  for (let i = 0; i < concepts.length; i++) {
-    const c = concepts[i];
-    score += c.sign * c.strength * conceptFit(doc, c, facts);
+/** The tables of a query's concepts over this index's values. */
+export function profileTables(concepts: CompiledConcept[], facts: TrackFacts): ProfileTables {
+  const t: ProfileTables = {
+    tagSet: new Float32Array(facts.tagSetMembers.length),
+    usesTempo: false,
+    genre: new Float32Array(facts.genres.size() + 1),
+    moodSet: new Float32Array(facts.moodSetMembers.length),
+    instrumentSet: new Float32Array(facts.instrumentSetMembers.length),
+    energy: new Float32Array(4),
+    vocals: new Float32Array(3),
+    tempo: new Float32Array(MAX_BPM_BIN + 2),
+  };
+  let usesTempo = false;
+  const wanted = concepts.reduce((sum, c) => sum + (c.sign > 0 ? c.strength : 0), 0);
+  for (const c of concepts) {
+    const k = (c.sign * c.strength) / (c.norm * (wanted > 0 ? wanted : 1));
+    if (c.genre) c.genre.forEach((w, g) => (t.genre[g + 1] += k * w));
+    if (c.mood) facts.moodSetMembers.forEach((members, s) => (t.moodSet[s] += k * bestOf(c.mood!, members)));
+    if (c.instrument) facts.instrumentSetMembers.forEach((members, s) => (t.instrumentSet[s] += k * bestOf(c.instrument!, members)));
+    if (c.energy) c.energy.forEach((w, e) => (t.energy[e + 1] += k * w));
+    if (c.vocals) c.vocals.forEach((w, v) => (t.vocals[v + 1] += k * w));
+    if (c.tempo.length > 0 || c.avoidTempo.length > 0) {
+      usesTempo = true;
+      for (let bin = 0; bin <= MAX_BPM_BIN; bin++) t.tempo[bin + 1] += k * tempoScore(bin * BPM_BIN_WIDTH, c);
+    }
   }
-  return wantedStrength > 0 ? score / wantedStrength : score;
-}
-
-/** The denominator of profileScore: the strengths of the wanted concepts. */
-export function wantedStrengthOf(concepts: CompiledConcept[]): number {
-  return concepts.reduce((sum, c) => sum + (c.sign > 0 ? c.strength : 0), 0);
+  t.usesTempo = usesTempo;
+  facts.tagSetMembers.forEach(([genre, moodSet, instrumentSet, energy, vocals], n) => {
+    t.tagSet[n] = t.genre[genre] + t.moodSet[moodSet] + t.instrumentSet[instrumentSet] + t.energy[energy] + t.vocals[vocals];
+  });
+  return t;
 }

@@ -12,11 +12,12 @@ import { createTextPostings } from './text-postings.ts';
 import { createNameMatching } from './name-matching.ts';
 import { bpmRangeTest, createTrackFacts } from './track-facts.ts';
 import { compileConcepts, type ValueMeaning } from './query-profile.ts';
-import { profileScore, wantedStrengthOf } from './profile-score.ts';
+import { profileTables } from './profile-score.ts';
 import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
 import { hasDoc, intersectInto } from './doc-bitsets.ts';
+import { column, float64, push } from './typed-column.ts';
 import { createSimilarity } from './similarity.ts';
 
 export interface IndexedTrack {
@@ -32,6 +33,8 @@ export interface IndexedTrack {
   bpm: number | null;
   key: string | null;
   energy_level: EnergyLevel | null; // the column's CHECK keeps it to these
+  /** Timbre statistics from the analysis (engine/analysis/timbre.ts); null before they existed. */
+  timbre: number[] | null;
   removed: boolean;
   /** The track as a search result shows it, as JSON: kept as one string, which the GC need not trace. */
   summary: string;
@@ -67,8 +70,20 @@ export const SCORE_WEIGHTS = { profile: 1, text: 0.4, name: 0.6 } as const;
 /** Text rank at which the text part reaches 63% of its weight (ts_rank of one title word is ~0.1-0.3). */
 const TEXT_RANK_SCALE = 0.1;
 
+const OUR_ID = /^trk_[0-9a-f]{16}$/;
+
+/**
+ * A number in the order of our ids' strings (trk_ + 16 lower-case hex: the first 13 digits, which
+ * a double holds exactly), or NaN for any other id. Ties in a search visit every track, and
+ * comparing numbers is much cheaper than comparing strings.
+ */
+export function idOrderKey(id: string): number {
+  return OUR_ID.test(id) ? parseInt(id.slice(4, 17), 16) : NaN;
+}
+
 export function createSearchIndex(meaning: ValueMeaning) {
   const ids: string[] = [];
+  const idKeys = column(float64); // our ids' order as a number (see idOrderKey)
   const summaries: string[] = [];
   const docOf = new Map<string, number>();
   const text = createTextPostings();
@@ -88,10 +103,11 @@ export function createSearchIndex(meaning: ValueMeaning) {
     if (track.removed) return;
     const doc = ids.length;
     ids.push(track.id);
+    push(idKeys, idOrderKey(track.id));
     summaries.push(track.summary);
     docOf.set(track.id, doc);
     facts.add(doc, track);
-    similarity.add(doc, track.key);
+    similarity.add(doc, track.key, track.timbre);
     names.add(doc, track.names);
     text.add(doc, track.document);
     scratchSpace.grow(ids.length);
@@ -103,9 +119,18 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const docs = facts.filterDocs(filters, ids.length);
     if (!everything) intersectInto(docs, matched);
     const inRange = bpmRangeTest(filters);
-    const concepts = compileConcepts(q.concepts, facts, meaning);
-    const wanted = wantedStrengthOf(concepts);
+    const t = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
+    // The columns and tables in locals: this loop visits every track.
     const bpm = facts.bpmOf.data;
+    const tagSetOf = facts.tagSetOf.data;
+    const bpmBinOf = facts.bpmBinOf.data;
+    const { tagSet, tempo, usesTempo } = t;
+    const termCount = q.terms.length;
+    const idKey = idKeys.data;
+    // What a document must beat to enter the page, once it is full: most are turned away here,
+    // without a call (by score, or on a tie by our ids' numeric order; other ids go to offer).
+    let floor = -Infinity;
+    let floorKey = NaN;
     let total = 0;
     for (let w = 0; w < docs.length; w++) {
       let bits = docs[w];
@@ -113,23 +138,38 @@ export function createSearchIndex(meaning: ValueMeaning) {
         const low = bits & -bits;
         bits ^= low;
         const doc = (w << 5) + 31 - Math.clz32(low);
-        if (inRange && !inRange(bpm[doc])) continue;
+        if (inRange !== null && !inRange(bpm[doc])) continue;
         total++;
-        facets?.count(doc);
-        const base = SCORE_WEIGHTS.profile * profileScore(doc, concepts, wanted, facts) + SCORE_WEIGHTS.text * (1 - Math.exp(-text.rank(doc, sums[doc], q.terms.length) / TEXT_RANK_SCALE));
+        if (facets !== null) facets.count(doc);
+        // The profile score (profile-score.ts): its tags' entry, and its tempo's when the query has a tempo.
+        let score = SCORE_WEIGHTS.profile * (usesTempo ? tagSet[tagSetOf[doc]] + tempo[bpmBinOf[doc] + 1] : tagSet[tagSetOf[doc]]);
+        const sum = sums[doc];
+        if (sum !== 0) score += SCORE_WEIGHTS.text * (1 - Math.exp(-text.rank(doc, sum, termCount) / TEXT_RANK_SCALE));
         let s = similarities[doc];
         if (s < 0) {
           // Deferred (name-matching.ts): -s bounds it, so the exact one is needed only if the bound would enter.
-          if (!best.accepts(doc, base + SCORE_WEIGHTS.name * -s)) continue;
+          if (!best.accepts(doc, score + SCORE_WEIGHTS.name * -s)) continue;
           s = similarities[doc] = names.similarity(doc);
         }
-        best.offer(doc, base + SCORE_WEIGHTS.name * s);
+        const final = score + SCORE_WEIGHTS.name * s;
+        if (final < floor || (final === floor && idKey[doc] > floorKey)) continue;
+        best.offer(doc, final);
+        const worst = best.worst();
+        if (worst !== null) {
+          floor = worst.score;
+          floorKey = idKey[worst.doc];
+        }
       }
     }
     return total;
   }
 
-  const before = (a: number, b: number) => ids[a] < ids[b];
+  // Ties by id: by number where both ids are ours and differ there, by the strings otherwise.
+  const before = (a: number, b: number) => {
+    const ka = idKeys.data[a];
+    const kb = idKeys.data[b];
+    return ka === kb || ka !== ka || kb !== kb ? ids[a] < ids[b] : ka < kb;
+  };
   const ranking = (best: TopK, total: number, facets: ReturnType<typeof createFacetCounter> | null): Ranking => ({
     total,
     top: best.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),

@@ -1,13 +1,14 @@
 // "Similar tracks": how alike two tracks are, from what the index holds of each: genre, moods,
 // instruments (overlap), energy, vocals, tempo (half and double time count as close: a 170 BPM
-// drum and bass track feels like 85) and key (distance on the circle of fifths, a relative
-// major or minor counting as the same).
+// drum and bass track feels like 85), key (distance on the circle of fifths, a relative major or
+// minor counting as the same) and timbre (the cosine of the analysis's spectral shapes).
 import { ADJACENT_ENERGY_FIT } from './query-profile.ts';
 import { column, float32, push } from './typed-column.ts';
 import type { TrackFacts } from './track-facts.ts';
+import { TIMBRE_GROUPS } from '../engine/analysis/timbre.ts';
 
 /** Weights of the parts of a similarity (sum 1). */
-export const SIMILARITY_WEIGHTS = { genre: 0.25, moods: 0.25, instruments: 0.12, energy: 0.12, tempo: 0.14, key: 0.06, vocals: 0.06 } as const;
+export const SIMILARITY_WEIGHTS = { genre: 0.22, moods: 0.22, instruments: 0.1, energy: 0.1, tempo: 0.12, key: 0.06, vocals: 0.06, timbre: 0.12 } as const;
 /** Tempi further apart than this ratio (after octave folding) do not count as close at all. */
 const TEMPO_RATIO_RANGE = 1.2;
 /** Keys this many steps apart on the circle of fifths (or more) do not count as close. */
@@ -36,11 +37,20 @@ function tempoCloseness(a: number, b: number): number {
   return Math.max(0, 1 - Math.abs(Math.log(ratio)) / Math.log(TEMPO_RATIO_RANGE));
 }
 
+/** Cosine of two unit-length shapes, at offsets a and b of the flat column; 0 if either is missing (NaN). */
+function timbreCloseness(shapes: Float32Array, a: number, b: number): number {
+  let dot = 0;
+  for (let k = 0; k < TIMBRE_GROUPS; k++) dot += shapes[a + k] * shapes[b + k];
+  return dot === dot ? Math.max(0, dot) : 0;
+}
+
 export function createSimilarity(facts: TrackFacts) {
   const fifthsOf = column(float32);
+  const timbreOf = column(float32); // TIMBRE_GROUPS per document; NaN: none
   return {
-    add(_doc: number, key: string | null) {
+    add(_doc: number, key: string | null, timbre: number[] | null) {
       push(fifthsOf, circleOfFifths(key));
+      for (let k = 0; k < TIMBRE_GROUPS; k++) push(timbreOf, timbre?.length === TIMBRE_GROUPS ? timbre[k] : NaN);
     },
     between(a: number, b: number): number {
       const f = facts;
@@ -57,7 +67,8 @@ export function createSimilarity(facts: TrackFacts) {
         w.energy * (energyA < 0 || energyB < 0 ? 0 : energyDistance === 0 ? 1 : energyDistance === 1 ? ADJACENT_ENERGY_FIT : 0) +
         w.tempo * tempoCloseness(f.bpmOf.data[a], f.bpmOf.data[b]) +
         w.key * (keySteps === keySteps ? Math.max(0, 1 - keySteps / KEY_STEPS_RANGE) : 0) +
-        w.vocals * (f.vocalsOf.data[a] >= 0 && f.vocalsOf.data[a] === f.vocalsOf.data[b] ? 1 : 0)
+        w.vocals * (f.vocalsOf.data[a] >= 0 && f.vocalsOf.data[a] === f.vocalsOf.data[b] ? 1 : 0) +
+        w.timbre * timbreCloseness(timbreOf.data, a * TIMBRE_GROUPS, b * TIMBRE_GROUPS)
       );
     },
   };

@@ -5,6 +5,8 @@ export interface TopK {
   /** Whether offer(doc, score) would keep it: there is room, or it ranks above the worst kept. */
   accepts(doc: number, score: number): boolean;
   sorted(): { doc: number; score: number }[];
+  /** The worst kept entry once k are kept (what a newcomer must beat), else null. */
+  worst(): { doc: number; score: number } | null;
 }
 
 export function createTopK(k: number, before: (a: number, b: number) => boolean): TopK {
@@ -60,6 +62,7 @@ export function createTopK(k: number, before: (a: number, b: number) => boolean)
       siftDown(0);
     },
     accepts,
+    worst: () => (docs.length >= k && k > 0 ? { doc: docs[0], score: scores[0] } : null),
     sorted() {
       const order = docs.map((_, i) => i).sort((i, j) => (worse(i, j) ? 1 : worse(j, i) ? -1 : 0));
       return order.map((i) => ({ doc: docs[i], score: scores[i] }));

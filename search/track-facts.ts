@@ -19,6 +19,28 @@ export interface TrackFactsInput {
 
 /** Vocals column values. */
 export const VOCALS = { unknown: -1, without: 0, with: 1 } as const;
+/** Tempo is also kept as a bin of this many BPM (profiles score tempo by bin, from a table). */
+export const BPM_BIN_WIDTH = 0.25;
+export const MAX_BPM_BIN = Math.round(300 / BPM_BIN_WIDTH);
+
+/**
+ * Distinct sets of values (a track's moods, its instruments), numbered: tracks share far fewer
+ * sets than there are tracks, so a search scores each set once instead of each track's list.
+ */
+function createSetNumbering() {
+  const numbering = createNumbering();
+  const members: number[][] = [];
+  return {
+    members,
+    /** The set's number; `unordered`: the values are a set (else a tuple, kept in order). */
+    number(values: number[], unordered = true): number {
+      const sorted = unordered ? [...new Set(values)].sort((a, b) => a - b) : values;
+      const n = numbering.number(sorted.join(','));
+      if (n === members.length) members.push(sorted);
+      return n;
+    },
+  };
+}
 
 export function createTrackFacts() {
   const genres = createNumbering();
@@ -30,6 +52,14 @@ export function createTrackFacts() {
   const bpmOf = column(float32); // NaN: none
   const moodsOf = createListColumn();
   const instrumentsOf = createListColumn();
+  const moodSets = createSetNumbering();
+  const instrumentSets = createSetNumbering();
+  const moodSetOf = column(int32);
+  const instrumentSetOf = column(int32);
+  const bpmBinOf = column(int32); // -1: none
+  // A document's tags but tempo as one number: profiles score each distinct combination once.
+  const tagSets = createSetNumbering();
+  const tagSetOf = column(int32);
   // Documents per filter value (alive: value 0; vocals: VOCALS; energy: its index). A document's
   // values never change: a changed track is a new document.
   const alive = createValueBitsets();
@@ -49,6 +79,13 @@ export function createTrackFacts() {
   return {
     genres, moods, instruments,
     genreOf, energyOf, vocalsOf, bpmOf, moodsOf, instrumentsOf,
+    moodSetOf, instrumentSetOf, bpmBinOf,
+    /** The mood numbers of each mood set, the instrument numbers of each instrument set. */
+    moodSetMembers: moodSets.members,
+    instrumentSetMembers: instrumentSets.members,
+    tagSetOf,
+    /** Each tag combination as [genre + 1, mood set, instrument set, energy + 1, vocals + 1]. */
+    tagSetMembers: tagSets.members,
     add(doc: number, t: TrackFactsInput) {
       alive.add(0, doc);
       const genre = t.genre === null ? -1 : genres.number(t.genre);
@@ -58,8 +95,16 @@ export function createTrackFacts() {
       push(energyOf, energy);
       push(vocalsOf, vocals);
       push(bpmOf, t.bpm === null ? NaN : t.bpm);
-      moodsOf.append(t.moods.map(moods.number));
-      instrumentsOf.append(t.instruments.map(instruments.number));
+      const moodNumbers = t.moods.map(moods.number);
+      const instrumentNumbers = t.instruments.map(instruments.number);
+      moodsOf.append(moodNumbers);
+      instrumentsOf.append(instrumentNumbers);
+      const moodSet = moodSets.number(moodNumbers);
+      const instrumentSet = instrumentSets.number(instrumentNumbers);
+      push(moodSetOf, moodSet);
+      push(instrumentSetOf, instrumentSet);
+      push(tagSetOf, tagSets.number([genre + 1, moodSet, instrumentSet, energy + 1, vocals + 1], false));
+      push(bpmBinOf, t.bpm === null || !(t.bpm >= 0) ? -1 : Math.min(MAX_BPM_BIN, Math.round(t.bpm / BPM_BIN_WIDTH)));
       if (genre >= 0) genreDocs.add(genre, doc);
       if (energy >= 0) energyDocs.add(energy, doc);
       if (vocals !== VOCALS.unknown) vocalsDocs.add(vocals, doc);

@@ -193,7 +193,7 @@ test('equal scores are ordered by id, for our ids and for ids of any other form'
   const index = createSearchIndex(() => new Map());
   const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
   for (const id of ids) {
-    index.upsert({ id, document: "'piano':1A", names: 'same name', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, removed: false, summary: '{}' });
+    index.upsert({ id, document: "'piano':1A", names: 'same name', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   const query = (want: number) => ({ terms: ['piano'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
   const found = index.search(query(10));

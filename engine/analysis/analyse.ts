@@ -10,6 +10,7 @@ import { musicalKey } from './key.ts';
 import { pitchClassProfile } from './chroma.ts';
 import { energyLevel, loudnessDbfs, onsetRatePerSecond, type EnergyLevel } from './energy.ts';
 import { peakBeat } from './peak.ts';
+import { timbreShape } from './timbre.ts';
 
 export const ANALYSIS_VERSION = 1;
 
@@ -33,6 +34,8 @@ export interface Analysis {
   rms: Float32Array;
   /** Onset strength per frame. */
   onset: Float32Array;
+  /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
+  timbre?: number[];
 }
 
 /** Mono at half the source rate (22.05 kHz for 44.1 kHz): plenty for rhythm and energy, half the work. */
@@ -76,5 +79,6 @@ export function analysePcm(pcm: Pcm): Analysis {
     peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
     rms: spec.rms,
     onset,
+    timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
   };
 }

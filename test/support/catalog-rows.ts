@@ -39,11 +39,12 @@ export async function insertTrackRows<T extends TrackMetadata>(sql: Sql, tracks:
   return rows;
 }
 
-/** The demo generator's metadata for `count` tracks of a catalog seed. */
-export async function insertPlannedTracks(sql: Sql, count: number, seed: number, batch = 1000) {
-  const tracks = Array.from({ length: count }, (_, i) => {
+/** The demo generator's metadata for `count` tracks of a catalog seed (from its `first`). */
+export async function insertPlannedTracks(sql: Sql, count: number, seed: number, batch = 1000, first = 0) {
+  const tracks = Array.from({ length: count }, (_, k) => {
+    const i = first + k;
     const plan = planTrack(trackSeed(seed, i));
     return { ...describe(i, plan), duration_seconds: plan.durationSeconds, peak_seconds: plan.climaxSeconds };
   });
-  return insertTrackRows(sql, tracks, String(seed), batch);
+  return insertTrackRows(sql, tracks, first === 0 ? String(seed) : `${seed}+${first}`, batch);
 }
