@@ -1,9 +1,9 @@
 // Facet counts of a search: how many of the tracks it matches (not just the page) have each
 // genre, mood, energy level, instrument, vocals value and tempo band, so a client can show
-// "Jazz (12)" beside its filters. Counted in the same pass that ranks.
+// "Jazz (12)" beside its filters. Counted in the same pass that ranks: per track, one count for
+// its tag combination and one for its tempo band; the combinations are expanded at the end.
 import { ENERGY_LEVELS } from '../catalog/vocabulary.ts';
-import type { TrackFacts } from './track-facts.ts';
-import { VOCALS } from './track-facts.ts';
+import { BPM_BIN_WIDTH, MAX_BPM_BIN, VOCALS, type TrackFacts } from './track-facts.ts';
 
 /** Tempo bands of the bpm facet, BPM: [from, to), labelled "80-99"; the last is open. */
 export const BPM_FACET_BANDS: [number, number][] = [[0, 60], [60, 80], [80, 100], [100, 120], [120, 140], [140, 160], [160, Infinity]];
@@ -21,6 +21,12 @@ export function bpmBandLabel([from, to]: [number, number]): string {
   return to === Infinity ? `${from}+` : from === 0 ? `<${to}` : `${from}-${to - 1}`;
 }
 
+/** The facet band of each tempo bin (track-facts.ts), shifted by one: 0 is "no tempo". */
+const BAND_OF_BIN = Int32Array.from({ length: MAX_BPM_BIN + 2 }, (_, shifted) => {
+  const bpm = (shifted - 1) * BPM_BIN_WIDTH;
+  return shifted === 0 ? -1 : BPM_FACET_BANDS.findIndex(([from, to]) => bpm >= from && bpm < to);
+});
+
 /** Non-zero counts, largest first, ties by name. */
 function named(counts: Int32Array, names: readonly string[]): Record<string, number> {
   const entries = names.map((name, i) => [name, counts[i]] as [string, number]).filter(([, n]) => n > 0);
@@ -29,24 +35,31 @@ function named(counts: Int32Array, names: readonly string[]): Record<string, num
 }
 
 export function createFacetCounter(facts: TrackFacts) {
-  const genres = new Int32Array(facts.genres.size());
-  const moods = new Int32Array(facts.moods.size());
-  const instruments = new Int32Array(facts.instruments.size());
-  const energy = new Int32Array(ENERGY_LEVELS.length);
-  const vocals = new Int32Array(2);
-  const bpm = new Int32Array(BPM_FACET_BANDS.length);
-  const { genreOf, energyOf, vocalsOf, bpmOf, moodsOf, instrumentsOf } = facts;
+  const perTagSet = new Int32Array(facts.tagSetMembers.length);
+  const perBand = new Int32Array(BPM_FACET_BANDS.length);
+  const tagSetOf = facts.tagSetOf.data;
+  const bpmBinOf = facts.bpmBinOf.data;
   return {
     count(doc: number) {
-      if (genreOf.data[doc] >= 0) genres[genreOf.data[doc]]++;
-      if (energyOf.data[doc] >= 0) energy[energyOf.data[doc]]++;
-      if (vocalsOf.data[doc] !== VOCALS.unknown) vocals[vocalsOf.data[doc]]++;
-      const b = bpmOf.data[doc];
-      if (b === b) bpm[BPM_FACET_BANDS.findIndex(([from, to]) => b >= from && b < to)]++;
-      for (let k = moodsOf.start.data[doc]; k < moodsOf.start.data[doc + 1]; k++) moods[moodsOf.values.data[k]]++;
-      for (let k = instrumentsOf.start.data[doc]; k < instrumentsOf.start.data[doc + 1]; k++) instruments[instrumentsOf.values.data[k]]++;
+      perTagSet[tagSetOf[doc]]++;
+      const band = BAND_OF_BIN[bpmBinOf[doc] + 1];
+      if (band >= 0) perBand[band]++;
     },
     facets(): Facets {
+      const genres = new Int32Array(facts.genres.size());
+      const moods = new Int32Array(facts.moods.size());
+      const instruments = new Int32Array(facts.instruments.size());
+      const energy = new Int32Array(ENERGY_LEVELS.length);
+      const vocals = new Int32Array(2);
+      perTagSet.forEach((n, tagSet) => {
+        if (n === 0) return;
+        const [genre, moodSet, instrumentSet, energyLevel, vocal] = facts.tagSetMembers[tagSet];
+        if (genre > 0) genres[genre - 1] += n;
+        for (const m of facts.moodSetMembers[moodSet]) moods[m] += n;
+        for (const i of facts.instrumentSetMembers[instrumentSet]) instruments[i] += n;
+        if (energyLevel > 0) energy[energyLevel - 1] += n;
+        if (vocal - 1 !== VOCALS.unknown) vocals[vocal - 1] += n;
+      });
       const vocalNames = [];
       vocalNames[VOCALS.with] = 'true';
       vocalNames[VOCALS.without] = 'false';
@@ -56,7 +69,7 @@ export function createFacetCounter(facts: TrackFacts) {
         energy_level: named(energy, ENERGY_LEVELS),
         instruments: named(instruments, facts.instruments.values()),
         has_vocals: named(vocals, vocalNames),
-        bpm: named(bpm, BPM_FACET_BANDS.map(bpmBandLabel)),
+        bpm: named(perBand, BPM_FACET_BANDS.map(bpmBandLabel)),
       };
     },
   };

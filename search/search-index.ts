@@ -202,11 +202,12 @@ export function createSearchIndex(meaning: ValueMeaning) {
     if (of === undefined) return null;
     const best = createTopK(want, before);
     const live = facts.live(ids.length);
+    const likeness = similarity.to(of);
     let total = 0;
     for (let doc = 0; doc < ids.length; doc++) {
       if (doc === of || !hasDoc(live, doc)) continue;
       total++;
-      best.offer(doc, similarity.between(of, doc));
+      best.offer(doc, likeness(doc));
     }
     return ranking(best, total, null);
   }

@@ -3,8 +3,8 @@
 // drum and bass track feels like 85), key (distance on the circle of fifths, a relative major or
 // minor counting as the same) and timbre (the cosine of the analysis's spectral shapes).
 import { ADJACENT_ENERGY_FIT } from './query-profile.ts';
-import { column, float32, push } from './typed-column.ts';
-import type { TrackFacts } from './track-facts.ts';
+import { column, float32, int32, push } from './typed-column.ts';
+import { BPM_BIN_WIDTH, MAX_BPM_BIN, type TrackFacts } from './track-facts.ts';
 import { TIMBRE_GROUPS } from '../engine/analysis/timbre.ts';
 
 /** Weights of the parts of a similarity (sum 1). */
@@ -23,10 +23,11 @@ export function circleOfFifths(key: string | null): number {
   return (pitch * 7) % 12;
 }
 
-function overlap(values: Int32Array, a0: number, a1: number, b0: number, b1: number): number {
+/** Shared over all members of two sorted sets. */
+function jaccard(a: number[], b: number[]): number {
   let shared = 0;
-  for (let i = a0; i < a1; i++) for (let j = b0; j < b1; j++) if (values[i] === values[j]) shared++;
-  const union = a1 - a0 + (b1 - b0) - shared;
+  for (const v of a) if (b.includes(v)) shared++;
+  const union = a.length + b.length - shared;
   return union > 0 ? shared / union : 0;
 }
 
@@ -44,32 +45,55 @@ function timbreCloseness(shapes: Float32Array, a: number, b: number): number {
   return dot === dot ? Math.max(0, dot) : 0;
 }
 
+/** How alike two tag combinations (track-facts.ts tagSetMembers) are: genre, moods, instruments, energy, vocals. */
+function tagCloseness(facts: TrackFacts, a: number[], b: number[]): number {
+  const [genreA, moodsA, instrumentsA, energyA, vocalsA] = a;
+  const [genreB, moodsB, instrumentsB, energyB, vocalsB] = b;
+  const energyDistance = Math.abs(energyA - energyB);
+  const w = SIMILARITY_WEIGHTS;
+  return (
+    w.genre * (genreA > 0 && genreA === genreB ? 1 : 0) +
+    w.moods * jaccard(facts.moodSetMembers[moodsA], facts.moodSetMembers[moodsB]) +
+    w.instruments * jaccard(facts.instrumentSetMembers[instrumentsA], facts.instrumentSetMembers[instrumentsB]) +
+    w.energy * (energyA === 0 || energyB === 0 ? 0 : energyDistance === 0 ? 1 : energyDistance === 1 ? ADJACENT_ENERGY_FIT : 0) +
+    w.vocals * (vocalsA > 0 && vocalsA === vocalsB ? 1 : 0)
+  );
+}
+
+const NO_KEY = 12;
+
 export function createSimilarity(facts: TrackFacts) {
-  const fifthsOf = column(float32);
+  const fifthsOf = column(int32); // 0-11, NO_KEY: none
   const timbreOf = column(float32); // TIMBRE_GROUPS per document; NaN: none
   return {
     add(_doc: number, key: string | null, timbre: number[] | null) {
-      push(fifthsOf, circleOfFifths(key));
+      const fifths = circleOfFifths(key);
+      push(fifthsOf, fifths === fifths ? fifths : NO_KEY);
       for (let k = 0; k < TIMBRE_GROUPS; k++) push(timbreOf, timbre?.length === TIMBRE_GROUPS ? timbre[k] : NaN);
     },
-    between(a: number, b: number): number {
-      const f = facts;
-      const list = (c: TrackFacts['moodsOf']) => overlap(c.values.data, c.start.data[a], c.start.data[a + 1], c.start.data[b], c.start.data[b + 1]);
-      const energyA = f.energyOf.data[a];
-      const energyB = f.energyOf.data[b];
-      const energyDistance = Math.abs(energyA - energyB);
-      const keySteps = Math.min(Math.abs(fifthsOf.data[a] - fifthsOf.data[b]), 12 - Math.abs(fifthsOf.data[a] - fifthsOf.data[b]));
+    /**
+     * How alike each document is to `of`: the tag, tempo and key parts from tables made once
+     * (per tag combination, tempo bin, key), the timbre part per document.
+     */
+    to(of: number): (doc: number) => number {
       const w = SIMILARITY_WEIGHTS;
-      return (
-        w.genre * (f.genreOf.data[a] >= 0 && f.genreOf.data[a] === f.genreOf.data[b] ? 1 : 0) +
-        w.moods * list(f.moodsOf) +
-        w.instruments * list(f.instrumentsOf) +
-        w.energy * (energyA < 0 || energyB < 0 ? 0 : energyDistance === 0 ? 1 : energyDistance === 1 ? ADJACENT_ENERGY_FIT : 0) +
-        w.tempo * tempoCloseness(f.bpmOf.data[a], f.bpmOf.data[b]) +
-        w.key * (keySteps === keySteps ? Math.max(0, 1 - keySteps / KEY_STEPS_RANGE) : 0) +
-        w.vocals * (f.vocalsOf.data[a] >= 0 && f.vocalsOf.data[a] === f.vocalsOf.data[b] ? 1 : 0) +
-        w.timbre * timbreCloseness(timbreOf.data, a * TIMBRE_GROUPS, b * TIMBRE_GROUPS)
-      );
+      const tagSetOf = facts.tagSetOf.data;
+      const bpmBinOf = facts.bpmBinOf.data;
+      const ofTags = facts.tagSetMembers[tagSetOf[of]];
+      const byTags = Float32Array.from(facts.tagSetMembers, (tags) => tagCloseness(facts, ofTags, tags));
+      const ofBpm = facts.bpmOf.data[of];
+      const byBin = Float32Array.from({ length: MAX_BPM_BIN + 2 }, (_, shifted) => (shifted === 0 ? 0 : w.tempo * tempoCloseness(ofBpm, (shifted - 1 + 0.5) * BPM_BIN_WIDTH)));
+      const ofKey = fifthsOf.data[of];
+      const byKey = Float32Array.from({ length: NO_KEY + 1 }, (_, key) => {
+        if (key === NO_KEY || ofKey === NO_KEY) return 0;
+        const steps = Math.min(Math.abs(ofKey - key), 12 - Math.abs(ofKey - key));
+        return w.key * Math.max(0, 1 - steps / KEY_STEPS_RANGE);
+      });
+      const fifths = fifthsOf.data;
+      const shapes = timbreOf.data;
+      const base = (doc: number) => byTags[tagSetOf[doc]] + byBin[bpmBinOf[doc] + 1] + byKey[fifths[doc]];
+      if (shapes[of * TIMBRE_GROUPS] !== shapes[of * TIMBRE_GROUPS]) return base; // no timbre to compare
+      return (doc) => base(doc) + w.timbre * timbreCloseness(shapes, of * TIMBRE_GROUPS, doc * TIMBRE_GROUPS);
     },
   };
 }

@@ -104,7 +104,8 @@ export function createTrackFacts() {
       push(moodSetOf, moodSet);
       push(instrumentSetOf, instrumentSet);
       push(tagSetOf, tagSets.number([genre + 1, moodSet, instrumentSet, energy + 1, vocals + 1], false));
-      push(bpmBinOf, t.bpm === null || !(t.bpm >= 0) ? -1 : Math.min(MAX_BPM_BIN, Math.round(t.bpm / BPM_BIN_WIDTH)));
+      // Floored: a bin lies wholly in one facet band (their edges are whole BPM).
+      push(bpmBinOf, t.bpm === null || !(t.bpm >= 0) ? -1 : Math.min(MAX_BPM_BIN, Math.floor(t.bpm / BPM_BIN_WIDTH)));
       if (genre >= 0) genreDocs.add(genre, doc);
       if (energy >= 0) energyDocs.add(energy, doc);
       if (vocals !== VOCALS.unknown) vocalsDocs.add(vocals, doc);
