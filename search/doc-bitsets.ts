@@ -65,3 +65,14 @@ export function intersectInto(target: DocBitset, other: DocBitset): void {
   for (let i = 0; i < n; i++) target[i] &= other[i];
   target.fill(0, n);
 }
+
+/** How many documents are in the set. */
+export function countDocs(set: DocBitset): number {
+  let count = 0;
+  for (let i = 0; i < set.length; i++) {
+    let v = set[i] - ((set[i] >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    count += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  }
+  return count;
+}

@@ -12,11 +12,12 @@ import { createTextPostings } from './text-postings.ts';
 import { createNameMatching } from './name-matching.ts';
 import { bpmRangeTest, createTrackFacts } from './track-facts.ts';
 import { compileConcepts, type ValueMeaning } from './query-profile.ts';
-import { profileTables } from './profile-score.ts';
+import { profileTables, type ProfileTables } from './profile-score.ts';
+import { createTagGroups } from './tag-groups.ts';
 import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
-import { hasDoc, intersectInto } from './doc-bitsets.ts';
+import { countDocs, hasDoc, intersectInto, unionOf, type DocBitset } from './doc-bitsets.ts';
 import { column, float64, push } from './typed-column.ts';
 import { createSimilarity } from './similarity.ts';
 
@@ -91,6 +92,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
   const facts = createTrackFacts();
   const similarity = createSimilarity(facts);
   const scratchSpace = createScratch();
+  const tagGroups = createTagGroups((a, b) => before(a, b));
   let deadCount = 0;
 
   function upsert(track: IndexedTrack) {
@@ -107,30 +109,61 @@ export function createSearchIndex(meaning: ValueMeaning) {
     summaries.push(track.summary);
     docOf.set(track.id, doc);
     facts.add(doc, track);
+    tagGroups.add(doc, facts.tagSetOf.data[doc]);
     similarity.add(doc, track.key, track.timbre);
     names.add(doc, track.names);
     text.add(doc, track.document);
     scratchSpace.grow(ids.length);
   }
 
-  /** Offers every document the filters accept (all of them, or the matched ones) to `best`; returns how many. */
+  /**
+   * Offers the documents the filters accept (all of them, or only the matched ones) to `best`;
+   * returns how many there are. With a concept or "anything" and no tempo range, the matched
+   * documents are scored one by one and the others by tag combination, best first, until no
+   * other can reach the page; otherwise every accepted document is scored.
+   */
   function rank(q: IndexQuery, filters: SearchFilters, everything: boolean, best: TopK, facets: ReturnType<typeof createFacetCounter> | null): number {
-    const { sums, similarities, matched } = scratchSpace.scratch;
     const docs = facts.filterDocs(filters, ids.length);
-    if (!everything) intersectInto(docs, matched);
+    if (!everything) intersectInto(docs, scratchSpace.scratch.matched);
     const inRange = bpmRangeTest(filters);
-    const t = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
-    // The columns and tables in locals: this loop visits every track.
+    const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
+    if (facets !== null) countFacets(docs, inRange, facets);
+    if (!everything || inRange !== null) return scoreEach(docs, inRange, q.terms.length, tables, best);
+    const total = countDocs(docs);
+    const matchedDocs = unionOf([docs], docs.length);
+    intersectInto(matchedDocs, scratchSpace.scratch.matched);
+    scoreEach(matchedDocs, null, q.terms.length, tables, best);
+    scoreByTagGroup(docs, tables, best);
+    return total;
+  }
+
+  function countFacets(docs: DocBitset, inRange: ((bpm: number) => boolean) | null, facets: ReturnType<typeof createFacetCounter>) {
+    const bpm = facts.bpmOf.data;
+    for (let w = 0; w < docs.length; w++) {
+      let bits = docs[w];
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const doc = (w << 5) + 31 - Math.clz32(low);
+        if (inRange === null || inRange(bpm[doc])) facets.count(doc);
+      }
+    }
+  }
+
+  /** Scores every document of the bitset (in the BPM range) and offers it; returns how many there were. */
+  function scoreEach(docs: DocBitset, inRange: ((bpm: number) => boolean) | null, termCount: number, t: ProfileTables, best: TopK): number {
+    const { sums, similarities } = scratchSpace.scratch;
+    // The columns and tables in locals: this loop may visit every track.
     const bpm = facts.bpmOf.data;
     const tagSetOf = facts.tagSetOf.data;
     const bpmBinOf = facts.bpmBinOf.data;
     const { tagSet, tempo, usesTempo } = t;
-    const termCount = q.terms.length;
     const idKey = idKeys.data;
     // What a document must beat to enter the page, once it is full: most are turned away here,
     // without a call (by score, or on a tie by our ids' numeric order; other ids go to offer).
-    let floor = -Infinity;
-    let floorKey = NaN;
+    let worst = best.worst();
+    let floor = worst === null ? -Infinity : worst.score;
+    let floorKey = worst === null ? NaN : idKey[worst.doc];
     let total = 0;
     for (let w = 0; w < docs.length; w++) {
       let bits = docs[w];
@@ -140,7 +173,6 @@ export function createSearchIndex(meaning: ValueMeaning) {
         const doc = (w << 5) + 31 - Math.clz32(low);
         if (inRange !== null && !inRange(bpm[doc])) continue;
         total++;
-        if (facets !== null) facets.count(doc);
         // The profile score (profile-score.ts): its tags' entry, and its tempo's when the query has a tempo.
         let score = SCORE_WEIGHTS.profile * (usesTempo ? tagSet[tagSetOf[doc]] + tempo[bpmBinOf[doc] + 1] : tagSet[tagSetOf[doc]]);
         const sum = sums[doc];
@@ -154,7 +186,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
         const final = score + SCORE_WEIGHTS.name * s;
         if (final < floor || (final === floor && idKey[doc] > floorKey)) continue;
         best.offer(doc, final);
-        const worst = best.worst();
+        worst = best.worst();
         if (worst !== null) {
           floor = worst.score;
           floorKey = idKey[worst.doc];
@@ -162,6 +194,35 @@ export function createSearchIndex(meaning: ValueMeaning) {
       }
     }
     return total;
+  }
+
+  /**
+   * Offers the accepted documents that matched no text or name, by tag combination best first:
+   * their score is their profile alone, so once a combination's best (its tags' entry plus the
+   * best tempo entry) is below the page's floor, no later one can enter.
+   */
+  function scoreByTagGroup(docs: DocBitset, t: ProfileTables, best: TopK) {
+    const { matched } = scratchSpace.scratch;
+    const { tagSet, tempo, usesTempo } = t;
+    const bpmBinOf = facts.bpmBinOf.data;
+    let bestTempo = 0;
+    if (usesTempo) for (const v of tempo) bestTempo = Math.max(bestTempo, v);
+    const order = Array.from(tagSet.keys()).sort((a, b) => tagSet[b] - tagSet[a] || a - b);
+    let worst = best.worst();
+    for (const group of order) {
+      const profile = SCORE_WEIGHTS.profile * tagSet[group];
+      if (worst !== null && profile + SCORE_WEIGHTS.profile * bestTempo < worst.score) break;
+      for (const doc of tagGroups.docs(group)) {
+        if (!hasDoc(docs, doc) || hasDoc(matched, doc)) continue;
+        const score = usesTempo ? profile + SCORE_WEIGHTS.profile * tempo[bpmBinOf[doc] + 1] : profile;
+        if (worst !== null && (score < worst.score || (score === worst.score && !before(doc, worst.doc)))) {
+          if (!usesTempo) break; // the rest of this combination score alike, with larger ids
+          continue;
+        }
+        best.offer(doc, score);
+        worst = best.worst();
+      }
+    }
   }
 
   // Ties by id: by number where both ids are ours and differ there, by the strings otherwise.

@@ -189,6 +189,21 @@ test('after many changes the index is rebuilt from scratch and ranks as an index
   }
 });
 
+test('ranking by tag combination, best first (it stops early), gives what scoring every track gives', async () => {
+  const anew = createCatalogSearch(sql);
+  // A BPM range that holds every track makes the index score each one (track-facts.ts bpmRangeTest).
+  const everyTrack = { min_bpm: 0, max_bpm: 1000 };
+  for (const query of ['music', 'sad', 'boss fight', 'calm music without vocals', 'not too fast', 'smooth jazz piano', 'kids cartoon', 'golden horizon']) {
+    for (const limit of [1, 7, 50]) {
+      const request = { query, limit, offset: 0, filters: {} };
+      const pruned = await searchTracks(anew.index, anew.understanding, request, false);
+      const full = await searchTracks(anew.index, anew.understanding, { ...request, filters: everyTrack }, false);
+      assert.deepEqual(pruned.tracks.map((t) => t.id), full.tracks.map((t) => t.id), `${query}, limit ${limit}`);
+      assert.equal(pruned.total, full.total, query);
+    }
+  }
+});
+
 test('equal scores are ordered by id, for our ids and for ids of any other form', () => {
   const index = createSearchIndex(() => new Map());
   const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
