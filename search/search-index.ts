@@ -12,12 +12,13 @@ import { createTextPostings } from './text-postings.ts';
 import { createNameMatching } from './name-matching.ts';
 import { bpmRangeTest, createTrackFacts } from './track-facts.ts';
 import { compileConcepts, type ValueMeaning } from './query-profile.ts';
-import { profileTables, type ProfileTables } from './profile-score.ts';
+import { profileTables } from './profile-score.ts';
+import { countFacets, scoreByTagGroup, scoreEach } from './ranking-passes.ts';
 import { createTagGroups } from './tag-groups.ts';
 import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
-import { countDocs, hasDoc, intersectInto, unionOf, type DocBitset } from './doc-bitsets.ts';
+import { countDocs, hasDoc, intersectInto, unionOf } from './doc-bitsets.ts';
 import { column, float64, push } from './typed-column.ts';
 import { createSimilarity } from './similarity.ts';
 
@@ -66,10 +67,6 @@ export interface RankedTrack {
   summary: string;
 }
 
-/** Weights of the three parts of a score. A full profile fit outweighs any text match; a name typed right outweighs both. */
-export const SCORE_WEIGHTS = { profile: 1, text: 0.4, name: 0.6 } as const;
-/** Text rank at which the text part reaches 63% of its weight (ts_rank of one title word is ~0.1-0.3). */
-const TEXT_RANK_SCALE = 0.1;
 
 const OUR_ID = /^trk_[0-9a-f]{16}$/;
 
@@ -127,102 +124,16 @@ export function createSearchIndex(meaning: ValueMeaning) {
     if (!everything) intersectInto(docs, scratchSpace.scratch.matched);
     const inRange = bpmRangeTest(filters);
     const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
-    if (facets !== null) countFacets(docs, inRange, facets);
-    if (!everything || inRange !== null) return scoreEach(docs, inRange, q.terms.length, tables, best);
+    if (facets !== null) countFacets(facts, docs, inRange, facets);
+    const pass = { facts, text, names, scratch: scratchSpace.scratch, idKeys: idKeys.data, before, tagGroups, tables, best };
+    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, q.terms.length);
     const total = countDocs(docs);
     const matchedDocs = unionOf([docs], docs.length);
     intersectInto(matchedDocs, scratchSpace.scratch.matched);
-    scoreEach(matchedDocs, null, q.terms.length, tables, best);
-    scoreByTagGroup(docs, tables, best);
+    // The others first: they raise the page's floor cheaply, and then most matched ones are turned away early.
+    scoreByTagGroup(pass, docs);
+    scoreEach(pass, matchedDocs, null, q.terms.length);
     return total;
-  }
-
-  function countFacets(docs: DocBitset, inRange: ((bpm: number) => boolean) | null, facets: ReturnType<typeof createFacetCounter>) {
-    const bpm = facts.bpmOf.data;
-    for (let w = 0; w < docs.length; w++) {
-      let bits = docs[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const doc = (w << 5) + 31 - Math.clz32(low);
-        if (inRange === null || inRange(bpm[doc])) facets.count(doc);
-      }
-    }
-  }
-
-  /** Scores every document of the bitset (in the BPM range) and offers it; returns how many there were. */
-  function scoreEach(docs: DocBitset, inRange: ((bpm: number) => boolean) | null, termCount: number, t: ProfileTables, best: TopK): number {
-    const { sums, similarities } = scratchSpace.scratch;
-    // The columns and tables in locals: this loop may visit every track.
-    const bpm = facts.bpmOf.data;
-    const tagSetOf = facts.tagSetOf.data;
-    const bpmBinOf = facts.bpmBinOf.data;
-    const { tagSet, tempo, usesTempo } = t;
-    const idKey = idKeys.data;
-    // What a document must beat to enter the page, once it is full: most are turned away here,
-    // without a call (by score, or on a tie by our ids' numeric order; other ids go to offer).
-    let worst = best.worst();
-    let floor = worst === null ? -Infinity : worst.score;
-    let floorKey = worst === null ? NaN : idKey[worst.doc];
-    let total = 0;
-    for (let w = 0; w < docs.length; w++) {
-      let bits = docs[w];
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const doc = (w << 5) + 31 - Math.clz32(low);
-        if (inRange !== null && !inRange(bpm[doc])) continue;
-        total++;
-        // The profile score (profile-score.ts): its tags' entry, and its tempo's when the query has a tempo.
-        let score = SCORE_WEIGHTS.profile * (usesTempo ? tagSet[tagSetOf[doc]] + tempo[bpmBinOf[doc] + 1] : tagSet[tagSetOf[doc]]);
-        const sum = sums[doc];
-        if (sum !== 0) score += SCORE_WEIGHTS.text * (1 - Math.exp(-text.rank(doc, sum, termCount) / TEXT_RANK_SCALE));
-        let s = similarities[doc];
-        if (s < 0) {
-          // Deferred (name-matching.ts): -s bounds it, so the exact one is needed only if the bound would enter.
-          if (!best.accepts(doc, score + SCORE_WEIGHTS.name * -s)) continue;
-          s = similarities[doc] = names.similarity(doc);
-        }
-        const final = score + SCORE_WEIGHTS.name * s;
-        if (final < floor || (final === floor && idKey[doc] > floorKey)) continue;
-        best.offer(doc, final);
-        worst = best.worst();
-        if (worst !== null) {
-          floor = worst.score;
-          floorKey = idKey[worst.doc];
-        }
-      }
-    }
-    return total;
-  }
-
-  /**
-   * Offers the accepted documents that matched no text or name, by tag combination best first:
-   * their score is their profile alone, so once a combination's best (its tags' entry plus the
-   * best tempo entry) is below the page's floor, no later one can enter.
-   */
-  function scoreByTagGroup(docs: DocBitset, t: ProfileTables, best: TopK) {
-    const { matched } = scratchSpace.scratch;
-    const { tagSet, tempo, usesTempo } = t;
-    const bpmBinOf = facts.bpmBinOf.data;
-    let bestTempo = 0;
-    if (usesTempo) for (const v of tempo) bestTempo = Math.max(bestTempo, v);
-    const order = Array.from(tagSet.keys()).sort((a, b) => tagSet[b] - tagSet[a] || a - b);
-    let worst = best.worst();
-    for (const group of order) {
-      const profile = SCORE_WEIGHTS.profile * tagSet[group];
-      if (worst !== null && profile + SCORE_WEIGHTS.profile * bestTempo < worst.score) break;
-      for (const doc of tagGroups.docs(group)) {
-        if (!hasDoc(docs, doc) || hasDoc(matched, doc)) continue;
-        const score = usesTempo ? profile + SCORE_WEIGHTS.profile * tempo[bpmBinOf[doc] + 1] : profile;
-        if (worst !== null && (score < worst.score || (score === worst.score && !before(doc, worst.doc)))) {
-          if (!usesTempo) break; // the rest of this combination score alike, with larger ids
-          continue;
-        }
-        best.offer(doc, score);
-        worst = best.worst();
-      }
-    }
   }
 
   // Ties by id: by number where both ids are ours and differ there, by the strings otherwise.
