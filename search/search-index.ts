@@ -188,6 +188,8 @@ export function createSearchIndex(meaning: ValueMeaning) {
     upsert,
     search,
     similar,
+    /** Whether a live track has this id. */
+    has: (id: string) => docOf.has(id),
     /** Mood and instrument values the catalog uses (filters accept them beyond the spec's lists). */
     catalogValues: () => ({ moods: facts.moods.values(), instruments: facts.instruments.values() }),
     live: () => docOf.size,

@@ -25,7 +25,7 @@ export function similarTracksEndpoint(deps: { search: CatalogSearch; secret: str
       const unknown = () => new ApiError(404, 'not_found', `no track "${id}"`);
       if (!TRACK_ID.test(id)) throw unknown();
       // Known now, after the index caught up with every change committed before this request.
-      const known = await deps.search.index.fresh((index) => index.similar(id, 0) !== null);
+      const known = await deps.search.index.fresh((index) => index.has(id));
       if (!known) throw unknown();
       return { id, limit };
     },
