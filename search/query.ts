@@ -1,8 +1,8 @@
 // A search: the query understood (understand.ts), its text words turned into PostgreSQL's
 // lexemes, and the whole ranked in the in-memory index (search-index.ts), kept fresh
 // (LiveSearchIndex.fresh). With intent extraction, the filters the query states outright
-// (intent.ts) are merged under the explicit ones; if they leave nothing, the same ranking runs
-// without them (worked out in the same call) and the intent says so.
+// (intent.ts) are merged under the explicit ones; if they leave fewer than MIN_INTENT_MATCHES
+// tracks, the same ranking runs without them (worked out in the same call) and the intent says so.
 import type { SearchRequest } from './request.ts';
 import type { LiveSearchIndex } from './live-index.ts';
 import type { Ranking } from './search-index.ts';
@@ -37,6 +37,13 @@ export interface SearchResult {
   intent: Intent & { applied: 'filters' | 'none' };
 }
 
+/**
+ * Inferred filters that leave fewer tracks than this are dropped: a near-empty page ("headbanging"
+ * with one Metal track) serves worse than the ranking without them, which puts that track first
+ * anyway. A fixed number, not the page size, so every page of a search sees the same list.
+ */
+export const MIN_INTENT_MATCHES = 10;
+
 export async function searchTracks(live: LiveSearchIndex, understanding: QueryUnderstanding, request: SearchRequest & { facets?: boolean }, useIntent: boolean): Promise<SearchResult> {
   const understood = understanding.understand(request.query);
   const intent = intentOf(understood, useIntent);
@@ -49,6 +56,7 @@ export async function searchTracks(live: LiveSearchIndex, understanding: QueryUn
     anything: understood.anything,
     filters: inferred ? mergeFilters(request.filters, intent) : request.filters,
     fallback: inferred ? request.filters : undefined,
+    fallbackBelow: MIN_INTENT_MATCHES,
     want: request.offset + request.limit,
     facets: request.facets,
   }));

@@ -51,8 +51,9 @@ export interface IndexQuery {
   anything: boolean;
   filters: SearchFilters;
   want: number;
-  /** Intent's fallback: ranked the same way when `filters` match nothing. */
+  /** Intent's fallback: ranked the same way when `filters` match fewer than `fallbackBelow` tracks (default 1). */
   fallback?: SearchFilters;
+  fallbackBelow?: number;
   facets?: boolean;
 }
 
@@ -157,7 +158,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
       const best = createTopK(q.want, before);
       const facets = q.facets ? createFacetCounter(facts) : null;
       const total = rank(q, q.filters, everything, best, facets);
-      if (!q.fallback || total > 0) return ranking(best, total, facets);
+      if (!q.fallback || total >= (q.fallbackBelow ?? 1)) return ranking(best, total, facets);
       const bestFallback = createTopK(q.want, before);
       const fallbackFacets = q.facets ? createFacetCounter(facts) : null;
       const fallback = ranking(bestFallback, rank(q, q.fallback, everything, bestFallback, fallbackFacets), fallbackFacets);
