@@ -49,10 +49,15 @@ export function intentOf(u: Understanding, filters: boolean): Intent {
   return intent;
 }
 
+/** The filters of an intent, without what it reports. */
+function inferredFilters(intent: Intent): SearchFilters {
+  const { matched: _m, not_understood: _n, related: _r, ...inferred } = intent;
+  return inferred;
+}
+
 /** Explicit filters win field by field; the intent fills the rest. */
 export function mergeFilters(explicit: SearchFilters, intent: Intent): SearchFilters {
-  const { matched: _m, not_understood: _n, related: _r, ...inferred } = intent;
-  const merged: SearchFilters = { ...inferred };
+  const merged: SearchFilters = { ...inferredFilters(intent) };
   for (const [field, value] of Object.entries(explicit)) if (value !== undefined) (merged as Record<string, unknown>)[field] = value;
   if (explicit.min_bpm !== undefined || explicit.max_bpm !== undefined) {
     merged.min_bpm = explicit.min_bpm;
@@ -63,6 +68,5 @@ export function mergeFilters(explicit: SearchFilters, intent: Intent): SearchFil
 
 /** Whether the intent states any filter. */
 export function statesFilters(intent: Intent): boolean {
-  const { matched: _m, not_understood: _n, related: _r, ...inferred } = intent;
-  return Object.values(inferred).some((v) => v !== undefined);
+  return Object.values(inferredFilters(intent)).some((v) => v !== undefined);
 }

@@ -28,11 +28,12 @@ export interface Concept {
 }
 
 export interface Lexicon {
-  concepts: Concept[];
   /** Phrases (as token lists, longest first) by their first token. */
   phrasesByFirstToken: Map<string, { tokens: string[]; concept: Concept }[]>;
   /** Every token of every phrase: a query word outside it is looked up elsewhere. */
   phraseTokens: Set<string>;
+  /** Each phrase (its tokens joined by a space) and its concept. */
+  conceptOfPhrase: Map<string, Concept>;
   generic: Set<string>;
   stopwords: Set<string>;
   negations: Set<string>;
@@ -82,12 +83,10 @@ export function conceptOf(entry: ConceptEntry): Concept {
 }
 
 export function buildLexicon(file: LexiconFile): Lexicon {
-  const concepts: Concept[] = [];
   const phrasesByFirstToken = new Map<string, { tokens: string[]; concept: Concept }[]>();
   const seen = new Map<string, Concept>();
   for (const entry of file.concepts) {
     const concept = conceptOf(entry);
-    concepts.push(concept);
     for (const phrase of entry.phrases) {
       const phraseTokens = tokens(phrase);
       const key = phraseTokens.join(' ');
@@ -102,9 +101,9 @@ export function buildLexicon(file: LexiconFile): Lexicon {
   }
   for (const list of phrasesByFirstToken.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
   return {
-    concepts,
     phrasesByFirstToken,
     phraseTokens: new Set([...seen.keys()].flatMap((p) => p.split(' '))),
+    conceptOfPhrase: seen,
     generic: new Set(file.generic),
     stopwords: new Set(file.stopwords),
     negations: new Set(file.negations),
@@ -122,6 +121,5 @@ export function musicLexicon(): Lexicon {
 
 /** The concept a phrase (a whole phrase of the lexicon) names, if any. */
 export function conceptNamed(lexicon: Lexicon, phrase: string): Concept | undefined {
-  const phraseTokens = tokens(phrase);
-  return lexicon.phrasesByFirstToken.get(phraseTokens[0])?.find((p) => p.tokens.join(' ') === phraseTokens.join(' '))?.concept;
+  return lexicon.conceptOfPhrase.get(tokens(phrase).join(' '));
 }

@@ -78,51 +78,49 @@ function otherEnergy(energy: Map<EnergyLevel, number>): Map<EnergyLevel, number>
   return new Map(ENERGY_LEVELS.map((l) => [l, top - (energy.get(l) ?? 0)] as [EnergyLevel, number]).filter(([, w]) => w > 0));
 }
 
-function compileOne(c: Concept, sign: number, strength: number, catalog: CatalogNumberings, meaning: ValueMeaning, parts: { values: boolean; energy: Map<EnergyLevel, number>; vocals: Concept['vocals']; tempo: TempoRange[]; avoidTempo: TempoRange[] }): CompiledConcept | null {
-  const compiled: CompiledConcept = {
+/** The groups of a concept that one compiled concept scores (a negated concept splits them). */
+interface ScoredGroups {
+  genres: Map<string, number>;
+  moods: Map<string, number>;
+  instruments: Map<string, number>;
+  energy: Map<EnergyLevel, number>;
+  vocals: Concept['vocals'];
+  tempo: TempoRange[];
+  avoidTempo: TempoRange[];
+}
+
+function compileOne(sign: number, strength: number, catalog: CatalogNumberings, meaning: ValueMeaning, g: ScoredGroups): CompiledConcept | null {
+  const norm = maxOf(g.genres.values()) + maxOf(g.moods.values()) + maxOf(g.instruments.values()) + maxOf(g.energy.values()) +
+    Math.max(g.vocals.with, g.vocals.without) + maxOf([...g.tempo, ...g.avoidTempo].map((r) => r.weight));
+  if (norm === 0) return null;
+  return {
     sign,
     strength,
-    norm: 0,
-    genre: parts.values ? perCatalogValue(c.genres, catalog.genres, 'genres', meaning) : null,
-    mood: parts.values ? perCatalogValue(c.moods, catalog.moods, 'moods', meaning) : null,
-    instrument: parts.values ? perCatalogValue(c.instruments, catalog.instruments, 'instruments', meaning) : null,
-    energy: energyFit(parts.energy),
-    vocals: vocalsFit(parts.vocals),
-    tempo: parts.tempo,
-    avoidTempo: parts.avoidTempo,
+    norm,
+    genre: perCatalogValue(g.genres, catalog.genres, 'genres', meaning),
+    mood: perCatalogValue(g.moods, catalog.moods, 'moods', meaning),
+    instrument: perCatalogValue(g.instruments, catalog.instruments, 'instruments', meaning),
+    energy: energyFit(g.energy),
+    vocals: vocalsFit(g.vocals),
+    tempo: g.tempo,
+    avoidTempo: g.avoidTempo,
   };
-  const groupTops = [
-    parts.values ? maxOf(c.genres.values()) : 0,
-    parts.values ? maxOf(c.moods.values()) : 0,
-    parts.values ? maxOf(c.instruments.values()) : 0,
-    maxOf(parts.energy.values()),
-    Math.max(parts.vocals.with, parts.vocals.without),
-    maxOf([...parts.tempo, ...parts.avoidTempo].map((r) => r.weight)),
-  ];
-  compiled.norm = groupTops.reduce((a, b) => a + b, 0);
-  return compiled.norm > 0 ? compiled : null;
 }
 
 /** The concepts as scored against this catalog (a negated one as up to two: the other values wanted, its values against). */
 export function compileConcepts(understood: UnderstoodConcept[], catalog: CatalogNumberings, meaning: ValueMeaning): CompiledConcept[] {
   const out: CompiledConcept[] = [];
-  const none = { with: 0, without: 0 };
+  const none = { genres: new Map(), moods: new Map(), instruments: new Map(), energy: new Map(), vocals: { with: 0, without: 0 }, tempo: [], avoidTempo: [] };
   for (const { concept: c, negated, strength } of understood) {
-    if (!negated) {
-      const one = compileOne(c, 1, strength, catalog, meaning, { values: true, energy: c.energy, vocals: c.vocals, tempo: c.tempo, avoidTempo: [] });
-      if (one) out.push(one);
-      continue;
-    }
-    const wanted = compileOne(c, 1, strength, catalog, meaning, {
-      values: false,
-      energy: c.energy.size ? otherEnergy(c.energy) : new Map(),
-      vocals: { with: c.vocals.without, without: c.vocals.with },
-      tempo: [],
-      avoidTempo: c.tempo,
-    });
-    const against = compileOne(c, -1, strength, catalog, meaning, { values: true, energy: new Map(), vocals: none, tempo: [], avoidTempo: [] });
-    if (wanted) out.push(wanted);
-    if (against) out.push(against);
+    const values = { genres: c.genres, moods: c.moods, instruments: c.instruments };
+    const parts = negated
+      ? [
+          // The other energy, tempo and vocals wanted; its genres, moods and instruments against.
+          compileOne(1, strength, catalog, meaning, { ...none, energy: c.energy.size ? otherEnergy(c.energy) : new Map(), vocals: { with: c.vocals.without, without: c.vocals.with }, avoidTempo: c.tempo }),
+          compileOne(-1, strength, catalog, meaning, { ...none, ...values }),
+        ]
+      : [compileOne(1, strength, catalog, meaning, { ...values, energy: c.energy, vocals: c.vocals, tempo: c.tempo, avoidTempo: [] })];
+    for (const part of parts) if (part) out.push(part);
   }
   return out;
 }

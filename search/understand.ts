@@ -58,13 +58,13 @@ function explicitBpmConcept(bpm: number): Concept {
 
 export function createQueryUnderstanding(lexicon: Lexicon, wordnet: WordNet) {
   const cache = new LRUCache<string, Understanding>({ max: 20_000 });
-  const known = (t: string) => lexicon.phraseTokens.has(t) || lexicon.stopwords.has(t) || lexicon.generic.has(t) || lexicon.negations.has(t) || lexicon.intensifiers.has(t);
   const phraseTokens = [...lexicon.phraseTokens];
+  /** Words that name no concept: stopwords, "music", negations, intensifiers, numbers. */
   const meaningless = (t: string) => lexicon.stopwords.has(t) || lexicon.generic.has(t) || lexicon.negations.has(t) || lexicon.intensifiers.has(t) || /^\d+$/.test(t);
 
   /** The word as the lexicon knows it: itself, a base form of it, or (not a real word) a close lexicon word. */
   function normalise(token: string): { word: string; typo: boolean } {
-    if (known(token) || /^\d+$/.test(token)) return { word: token, typo: false };
+    if (lexicon.phraseTokens.has(token) || meaningless(token)) return { word: token, typo: false };
     for (const part of PARTS) for (const form of candidateBaseForms(token, part)) if (lexicon.phraseTokens.has(form)) return { word: form, typo: false };
     if (wordnet.knows(token)) return { word: token, typo: false };
     const allowed = typoEditsAllowed(token.length);
@@ -116,7 +116,8 @@ export function createQueryUnderstanding(lexicon: Lexicon, wordnet: WordNet) {
       if (phrase || relative) {
         const negated: boolean = negationLeft > 0 || negateNext;
         const length = phrase ? phrase.length : 1;
-        const named = words.slice(i, i + length).join(' ');
+        const phraseWords = words.slice(i, i + length);
+        const named = phraseWords.join(' ');
         const typedPhrase = typed.slice(i, i + length).join(' ');
         const strength = (relative ? relative.closeness : 1) * (normalised[i].typo ? TYPO_STRENGTH : 1);
         const via = relative ? relative.via : named;
@@ -128,7 +129,6 @@ export function createQueryUnderstanding(lexicon: Lexicon, wordnet: WordNet) {
           ...(via !== typedPhrase ? { via } : {}),
         });
         // A negated phrase ("no vocals", "without drums") must not find tracks by its words.
-        const phraseWords = words.slice(i, i + length);
         if (!negated && !phraseWords.some((w) => lexicon.negations.has(w))) result.textWords.push(...phraseWords);
         negationLeft = 0;
         negateNext = negated && CONJUNCTIONS.has(words[i + length]);
