@@ -16,7 +16,7 @@ import { timeTasks } from './timing.ts';
 import { inRounds, median, ROUNDS } from './rounds.ts';
 import type { Sql } from '../db/connect.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
-import { queryTrigrams } from '../search/trigrams.ts';
+import { indexQueryOf } from '../search/query.ts';
 import { musicLexicon } from '../search/lexicon.ts';
 import { openWordNet } from '../search/wordnet.ts';
 import { createQueryUnderstanding } from '../search/understand.ts';
@@ -106,8 +106,8 @@ async function rankingAlone(sql: Sql): Promise<string[]> {
   const indexMegabytes = (memoryInUse() - memoryBefore) / 2 ** 20;
   lines.push(`ranking alone, 100,000 tracks (index loaded in ${loadSeconds.toFixed(1)} s, ${indexMegabytes.toFixed(0)} MB; targets 10 s, 250 MB); per query p50 / p99 ms:`);
   const queries = await Promise.all([...BODIES, ...EVERYDAY_BODIES].map(async (b) => {
-    const understood = search.understanding.understand(b.query);
-    const query = { terms: await search.index.terms(understood.textWords), nameTrigrams: queryTrigrams(b.query), concepts: understood.concepts, anything: understood.anything, filters: {}, want: 20, facets: 'facets' in b };
+    const request = { query: b.query, limit: 20, offset: 0, filters: {}, facets: 'facets' in b };
+    const { query } = await indexQueryOf(search.index, search.understanding, request, false);
     return { text: b.query, query };
   }));
   const byIndex = await timeTasks(Object.fromEntries(queries.map((q) => [q.text, () => index.search(q.query)])), 50);

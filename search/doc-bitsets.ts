@@ -76,3 +76,14 @@ export function countDocs(set: DocBitset): number {
   }
   return count;
 }
+
+/** Calls `visit` with each document of the set, in order. */
+export function forEachDoc(set: DocBitset, visit: (doc: number) => void): void {
+  for (let w = 0; w < set.length; w++) {
+    for (let bits = set[w]; bits !== 0; ) {
+      const low = bits & -bits;
+      bits ^= low;
+      visit((w << 5) + 31 - Math.clz32(low));
+    }
+  }
+}

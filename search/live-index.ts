@@ -7,7 +7,6 @@ import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { createSearchIndex, type IndexedTrack, type SearchIndex } from './search-index.ts';
 import type { ValueMeaning } from './query-profile.ts';
-import type { TrackSummary } from './query.ts';
 
 const FETCH_BATCH = 2000;
 const MAX_QUERY_WORDS = 32;
@@ -27,6 +26,24 @@ export interface LiveSearchIndex {
   terms(words: string[]): Promise<string[]>;
 }
 
+
+/** A track as search results show it: the spec's fields (2.1) plus peak_seconds and preview_url. */
+export interface TrackSummary {
+  id: string;
+  title: string;
+  artist: string;
+  duration_seconds: number;
+  bpm: number | null;
+  key: string | null;
+  genre: string | null;
+  subgenres: string[];
+  moods: string[];
+  has_vocals: boolean | null;
+  energy_level: string | null;
+  instruments: string[];
+  peak_seconds: number;
+  preview_url: string;
+}
 
 type ChangedRow = Omit<IndexedTrack, 'summary'> & Omit<TrackSummary, 'preview_url'> & { search_revision: number };
 

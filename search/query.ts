@@ -5,32 +5,14 @@
 // tracks, the same ranking runs without them (worked out in the same call) and the intent says so.
 import type { SearchRequest } from './request.ts';
 import type { LiveSearchIndex } from './live-index.ts';
-import type { Ranking } from './search-index.ts';
+import type { IndexQuery } from './search-index.ts';
 import type { QueryUnderstanding } from './understand.ts';
 import type { Facets } from './facets.ts';
 import { queryTrigrams } from './trigrams.ts';
 import { intentOf, mergeFilters, statesFilters, type Intent } from './intent.ts';
 
-/** A track as search results show it: the spec's fields (2.1) plus peak_seconds and preview_url. */
-export interface TrackSummary {
-  id: string;
-  title: string;
-  artist: string;
-  duration_seconds: number;
-  bpm: number | null;
-  key: string | null;
-  genre: string | null;
-  subgenres: string[];
-  moods: string[];
-  has_vocals: boolean | null;
-  energy_level: string | null;
-  instruments: string[];
-  peak_seconds: number;
-  preview_url: string;
-}
-
 export interface SearchResult {
-  /** Best first: each track's id and its summary as JSON (a TrackSummary without preview_url). */
+  /** Best first: each track's id and its summary as JSON (live-index.ts TrackSummary, without preview_url). */
   tracks: { id: string; summary: string }[];
   total: number;
   facets?: Facets;
@@ -44,27 +26,35 @@ export interface SearchResult {
  */
 export const MIN_INTENT_MATCHES = 10;
 
-export async function searchTracks(live: LiveSearchIndex, understanding: QueryUnderstanding, request: SearchRequest & { facets?: boolean }, useIntent: boolean): Promise<SearchResult> {
+/**
+ * What a search asks of the index: the query understood, its text words as PostgreSQL's lexemes,
+ * and with intent the filters it states (under the explicit ones, and the explicit ones alone as
+ * the fallback); and the intent to report.
+ */
+export async function indexQueryOf(live: LiveSearchIndex, understanding: QueryUnderstanding, request: SearchRequest, useIntent: boolean) {
   const understood = understanding.understand(request.query);
   const intent = intentOf(understood, useIntent);
   const inferred = useIntent && statesFilters(intent);
-  const terms = await live.terms(understood.textWords);
-  const found = await live.fresh((index) => index.search({
-    terms,
+  const query: IndexQuery = {
+    terms: await live.terms(understood.textWords),
     nameTrigrams: queryTrigrams(request.query),
     concepts: understood.concepts,
     anything: understood.anything,
     filters: inferred ? mergeFilters(request.filters, intent) : request.filters,
-    fallback: inferred ? request.filters : undefined,
-    fallbackBelow: MIN_INTENT_MATCHES,
+    ...(inferred ? { fallback: { filters: request.filters, below: MIN_INTENT_MATCHES } } : {}),
     want: request.offset + request.limit,
     facets: request.facets,
-  }));
-  const used: Ranking = found.fallback ?? found;
+  };
+  return { query, intent, inferred };
+}
+
+export async function searchTracks(live: LiveSearchIndex, understanding: QueryUnderstanding, request: SearchRequest, useIntent: boolean): Promise<SearchResult> {
+  const { query, intent, inferred } = await indexQueryOf(live, understanding, request, useIntent);
+  const found = await live.fresh((index) => index.search(query));
   return {
-    tracks: used.top.slice(request.offset),
-    total: used.total,
-    ...(used.facets ? { facets: used.facets } : {}),
-    intent: { ...intent, applied: inferred && !found.fallback ? 'filters' : 'none' },
+    tracks: found.top.slice(request.offset),
+    total: found.total,
+    ...(found.facets ? { facets: found.facets } : {}),
+    intent: { ...intent, applied: inferred && !found.fellBack ? 'filters' : 'none' },
   };
 }

@@ -3,7 +3,7 @@
 // combination at a time, best first, until no other can reach the page (scoreByTagGroup). A score
 // = profile fit (profile-score.ts) + text relevance + name similarity, weighted.
 import type { DocBitset } from './doc-bitsets.ts';
-import { hasDoc } from './doc-bitsets.ts';
+import { forEachDoc, hasDoc } from './doc-bitsets.ts';
 import type { TrackFacts } from './track-facts.ts';
 import type { ProfileTables } from './profile-score.ts';
 import type { TopK } from './top-k.ts';
@@ -39,18 +39,15 @@ export interface RankingPass {
 /** Counts the facets of the accepted documents (in the BPM range). */
 export function countFacets(facts: TrackFacts, docs: DocBitset, inRange: BpmTest | null, facets: FacetCounter) {
   const bpm = facts.bpmOf.data;
-  for (let w = 0; w < docs.length; w++) {
-    let bits = docs[w];
-    while (bits !== 0) {
-      const low = bits & -bits;
-      bits ^= low;
-      const doc = (w << 5) + 31 - Math.clz32(low);
-      if (inRange === null || inRange(bpm[doc])) facets.count(doc);
-    }
-  }
+  forEachDoc(docs, (doc) => {
+    if (inRange === null || inRange(bpm[doc])) facets.count(doc);
+  });
 }
 
-/** Scores every document of the bitset (in the BPM range) and offers it; returns how many there were. */
+/**
+ * Scores every document of the bitset (in the BPM range) and offers it; returns how many there
+ * were. The bitset walk is written out (not forEachDoc): this loop may visit every track.
+ */
 export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest | null, termCount: number): number {
   const { facts, text, names, tables: t, best } = pass;
   const { sums, similarities } = pass.scratch;

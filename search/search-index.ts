@@ -12,15 +12,17 @@ import { createTextPostings } from './text-postings.ts';
 import { createNameMatching } from './name-matching.ts';
 import { bpmRangeTest, createTrackFacts } from './track-facts.ts';
 import { compileConcepts, type ValueMeaning } from './query-profile.ts';
-import { profileTables } from './profile-score.ts';
+import { profileTables, type ProfileTables } from './profile-score.ts';
 import { countFacets, scoreByTagGroup, scoreEach } from './ranking-passes.ts';
 import { createTagGroups } from './tag-groups.ts';
 import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
-import { countDocs, hasDoc, intersectInto, unionOf } from './doc-bitsets.ts';
+import { countDocs, forEachDoc, intersectInto, unionOf } from './doc-bitsets.ts';
 import { column, float64, push } from './typed-column.ts';
 import { createSimilarity } from './similarity.ts';
+
+type FacetCounter = ReturnType<typeof createFacetCounter>;
 
 export interface IndexedTrack {
   id: string;
@@ -51,9 +53,8 @@ export interface IndexQuery {
   anything: boolean;
   filters: SearchFilters;
   want: number;
-  /** Intent's fallback: ranked the same way when `filters` match fewer than `fallbackBelow` tracks (default 1). */
-  fallback?: SearchFilters;
-  fallbackBelow?: number;
+  /** Intent's fallback: these filters instead when `filters` leave fewer than `below` tracks. */
+  fallback?: { filters: SearchFilters; below: number };
   facets?: boolean;
 }
 
@@ -61,6 +62,8 @@ export interface Ranking {
   total: number;
   top: RankedTrack[];
   facets?: Facets;
+  /** The query's fallback filters were used (IndexQuery.fallback). */
+  fellBack?: boolean;
 }
 
 export interface RankedTrack {
@@ -120,11 +123,11 @@ export function createSearchIndex(meaning: ValueMeaning) {
    * documents are scored one by one and the others by tag combination, best first, until no
    * other can reach the page; otherwise every accepted document is scored.
    */
-  function rank(q: IndexQuery, filters: SearchFilters, everything: boolean, best: TopK, facets: ReturnType<typeof createFacetCounter> | null): number {
+  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, best: TopK, facets: FacetCounter | null): number {
+    const everything = q.anything || q.concepts.length > 0;
     const docs = facts.filterDocs(filters, ids.length);
     if (!everything) intersectInto(docs, scratchSpace.scratch.matched);
     const inRange = bpmRangeTest(filters);
-    const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
     if (facets !== null) countFacets(facts, docs, inRange, facets);
     const pass = { facts, text, names, scratch: scratchSpace.scratch, idKeys: idKeys.data, before, tagGroups, tables, best };
     if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, q.terms.length);
@@ -143,26 +146,28 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const kb = idKeys.data[b];
     return ka === kb || ka !== ka || kb !== kb ? ids[a] < ids[b] : ka < kb;
   };
-  const ranking = (best: TopK, total: number, facets: ReturnType<typeof createFacetCounter> | null): Ranking => ({
+  const ranking = (best: TopK, total: number, facets: FacetCounter | null): Ranking => ({
     total,
     top: best.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
     ...(facets ? { facets: facets.facets() } : {}),
   });
 
-  function search(q: IndexQuery): Ranking & { fallback?: Ranking } {
+  /** Ranks by the query's filters, or by its fallback's when they leave too few tracks. */
+  function search(q: IndexQuery): Ranking {
     const { scratch } = scratchSpace;
     text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
-    const everything = q.anything || q.concepts.length > 0;
-    try {
+    const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
+    const rankBy = (filters: SearchFilters) => {
       const best = createTopK(q.want, before);
       const facets = q.facets ? createFacetCounter(facts) : null;
-      const total = rank(q, q.filters, everything, best, facets);
-      if (!q.fallback || total >= (q.fallbackBelow ?? 1)) return ranking(best, total, facets);
-      const bestFallback = createTopK(q.want, before);
-      const fallbackFacets = q.facets ? createFacetCounter(facts) : null;
-      const fallback = ranking(bestFallback, rank(q, q.fallback, everything, bestFallback, fallbackFacets), fallbackFacets);
-      return { ...ranking(best, total, facets), fallback };
+      return { best, facets, total: rank(q, filters, tables, best, facets) };
+    };
+    try {
+      const first = rankBy(q.filters);
+      if (!q.fallback || first.total >= q.fallback.below) return ranking(first.best, first.total, first.facets);
+      const second = rankBy(q.fallback.filters);
+      return { ...ranking(second.best, second.total, second.facets), fellBack: true };
     } finally {
       scratchSpace.clear(ids.length);
       names.finish();
@@ -174,14 +179,13 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const of = docOf.get(id);
     if (of === undefined) return null;
     const best = createTopK(want, before);
-    const live = facts.live(ids.length);
     const likeness = similarity.to(of);
     let total = 0;
-    for (let doc = 0; doc < ids.length; doc++) {
-      if (doc === of || !hasDoc(live, doc)) continue;
+    forEachDoc(facts.live(ids.length), (doc) => {
+      if (doc === of) return;
       total++;
       best.offer(doc, likeness(doc));
-    }
+    });
     return ranking(best, total, null);
   }
 
@@ -189,8 +193,6 @@ export function createSearchIndex(meaning: ValueMeaning) {
     upsert,
     search,
     similar,
-    /** Whether a live track has this id. */
-    has: (id: string) => docOf.has(id),
     /** Mood and instrument values the catalog uses (filters accept them beyond the spec's lists). */
     catalogValues: () => ({ moods: facts.moods.values(), instruments: facts.instruments.values() }),
     live: () => docOf.size,

@@ -1,10 +1,11 @@
 // What each document (a track's current version) is, as flat columns indexed by document number:
-// genre, moods, instruments, energy, vocals, tempo, and per filter value the bitset of its
-// documents. Filters select with one AND of bitsets; profiles and facets read the columns. A
-// search visits tens of thousands of tracks, and scattered objects would make each a cache miss.
+// its combination of tags (genre, mood set, instrument set, energy, vocals) as one number, its
+// tempo, and per filter value the bitset of its documents. Filters select with one AND of
+// bitsets; profiles, facets and similarity read the columns. A search visits tens of thousands of
+// tracks, and scattered objects would make each a cache miss.
 import { ENERGY_LEVELS, type EnergyLevel } from '../catalog/vocabulary.ts';
 import type { SearchFilters } from './request.ts';
-import { column, createListColumn, float32, int32, push } from './typed-column.ts';
+import { column, float32, int32, push } from './typed-column.ts';
 import { createNumbering, type Numbering } from './numbering.ts';
 import { createValueBitsets, intersectInto, unionOf, wordsFor, type DocBitset, type ValueBitsets } from './doc-bitsets.ts';
 
@@ -46,17 +47,10 @@ export function createTrackFacts() {
   const genres = createNumbering();
   const moods = createNumbering();
   const instruments = createNumbering();
-  const genreOf = column(int32); // genre number, -1: none
-  const energyOf = column(int32); // index in ENERGY_LEVELS, -1: none
-  const vocalsOf = column(int32); // VOCALS
   const bpmOf = column(float32); // NaN: none
-  const moodsOf = createListColumn();
-  const instrumentsOf = createListColumn();
+  const bpmBinOf = column(int32); // -1: none
   const moodSets = createSetNumbering();
   const instrumentSets = createSetNumbering();
-  const moodSetOf = column(int32);
-  const instrumentSetOf = column(int32);
-  const bpmBinOf = column(int32); // -1: none
   // A document's tags but tempo as one number: profiles score each distinct combination once.
   const tagSets = createSetNumbering();
   const tagSetOf = column(int32);
@@ -78,8 +72,7 @@ export function createTrackFacts() {
 
   return {
     genres, moods, instruments,
-    genreOf, energyOf, vocalsOf, bpmOf, moodsOf, instrumentsOf,
-    moodSetOf, instrumentSetOf, bpmBinOf,
+    bpmOf, bpmBinOf,
     /** The mood numbers of each mood set, the instrument numbers of each instrument set. */
     moodSetMembers: moodSets.members,
     instrumentSetMembers: instrumentSets.members,
@@ -91,26 +84,19 @@ export function createTrackFacts() {
       const genre = t.genre === null ? -1 : genres.number(t.genre);
       const energy = t.energy_level === null ? -1 : ENERGY_LEVELS.indexOf(t.energy_level);
       const vocals = t.has_vocals === null ? VOCALS.unknown : t.has_vocals ? VOCALS.with : VOCALS.without;
-      push(genreOf, genre);
-      push(energyOf, energy);
-      push(vocalsOf, vocals);
       push(bpmOf, t.bpm === null ? NaN : t.bpm);
       const moodNumbers = t.moods.map(moods.number);
       const instrumentNumbers = t.instruments.map(instruments.number);
-      moodsOf.append(moodNumbers);
-      instrumentsOf.append(instrumentNumbers);
       const moodSet = moodSets.number(moodNumbers);
       const instrumentSet = instrumentSets.number(instrumentNumbers);
-      push(moodSetOf, moodSet);
-      push(instrumentSetOf, instrumentSet);
       push(tagSetOf, tagSets.number([genre + 1, moodSet, instrumentSet, energy + 1, vocals + 1], false));
       // Floored: a bin lies wholly in one facet band (their edges are whole BPM).
       push(bpmBinOf, t.bpm === null || !(t.bpm >= 0) ? -1 : Math.min(MAX_BPM_BIN, Math.floor(t.bpm / BPM_BIN_WIDTH)));
       if (genre >= 0) genreDocs.add(genre, doc);
       if (energy >= 0) energyDocs.add(energy, doc);
       if (vocals !== VOCALS.unknown) vocalsDocs.add(vocals, doc);
-      for (const m of t.moods) moodDocs.add(moods.number(m), doc);
-      for (const i of t.instruments) instrumentDocs.add(instruments.number(i), doc);
+      for (const m of moodNumbers) moodDocs.add(m, doc);
+      for (const i of instrumentNumbers) instrumentDocs.add(i, doc);
     },
     retire(doc: number) {
       alive.remove(0, doc);

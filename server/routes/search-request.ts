@@ -5,8 +5,6 @@ import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../../catalog/
 import { nearest } from '../../search/suggest.ts';
 import type { SearchFilters, SearchRequest } from '../../search/request.ts';
 
-export type { SearchFilters, SearchRequest };
-
 const FIELDS = ['query', 'limit', 'offset', 'filters', 'intent', 'facets'];
 const FILTER_FIELDS = ['genres', 'moods', 'instruments', 'has_vocals', 'min_bpm', 'max_bpm', 'energy_level'];
 export const MAX_QUERY_LENGTH = 500;

@@ -4,7 +4,8 @@
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonTextReply } from '../http/reply.ts';
-import { validateSearch, type SearchRequest } from './search-request.ts';
+import { validateSearch } from './search-request.ts';
+import type { SearchRequest } from '../../search/request.ts';
 import { searchTracks } from '../../search/query.ts';
 import type { CatalogSearch } from '../../search/catalog-search.ts';
 import type { LiveSearchIndex } from '../../search/live-index.ts';

@@ -7,6 +7,7 @@ import { jsonTextReply } from '../http/reply.ts';
 import { integerQueryParameter, rejectQueryParameters } from '../http/query.ts';
 import { TRACK_ID } from '../../catalog/store.ts';
 import type { CatalogSearch } from '../../search/catalog-search.ts';
+import type { Ranking } from '../../search/search-index.ts';
 import { trackListJson } from './track-list.ts';
 
 const DEFAULT_LIMIT = 10;
@@ -18,21 +19,18 @@ export function similarTracksEndpoint(deps: { search: CatalogSearch; secret: str
     cost: 1,
     jsonBody: false,
     paramCount: 1,
-    async prepare({ params, query }) {
+    // Worked out before the charge (one look at the index, which also tells an unknown id): its
+    // 404 costs nothing, and the answer only has to be written.
+    async prepare({ params, query }): Promise<{ id: string; limit: number; ranking: Ranking }> {
       rejectQueryParameters(query, ['limit']);
       const limit = integerQueryParameter(query, 'limit', { min: 1, max: MAX_LIMIT, fallback: DEFAULT_LIMIT });
       const id = params[0];
-      const unknown = () => new ApiError(404, 'not_found', `no track "${id}"`);
-      if (!TRACK_ID.test(id)) throw unknown();
-      // Known now, after the index caught up with every change committed before this request.
-      const known = await deps.search.index.fresh((index) => index.has(id));
-      if (!known) throw unknown();
-      return { id, limit };
+      const ranking = TRACK_ID.test(id) ? await deps.search.index.fresh((index) => index.similar(id, limit)) : null;
+      if (!ranking) throw new ApiError(404, 'not_found', `no track "${id}"`);
+      return { id, limit, ranking };
     },
     async answer({ prepared }) {
-      const { id, limit } = prepared as { id: string; limit: number };
-      const ranking = await deps.search.index.fresh((index) => index.similar(id, limit));
-      if (!ranking) throw new ApiError(404, 'not_found', `no track "${id}"`); // removed since prepare: refunded
+      const { id, limit, ranking } = prepared as { id: string; limit: number; ranking: Ranking };
       const tracks = trackListJson(ranking.top, deps.baseUrl(), deps.secret);
       return (creditsRemaining) => jsonTextReply(`{"track_id":${JSON.stringify(id)},"tracks":${tracks},"credits_remaining":${creditsRemaining},"total_count":${ranking.total},"limit":${limit}}`);
     },
