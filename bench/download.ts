@@ -4,7 +4,7 @@
 // bench/http-load.ts (raw keep-alive sockets): autocannon cannot read MP3 bodies fast enough (see there).
 import path from 'node:path';
 import { load, type LoadResult } from './http-load.ts';
-import { createApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { storePath } from '../catalog/store.ts';
 import { withBenchServer } from './bench-server.ts';

@@ -1,7 +1,7 @@
 // HTTP overhead: GET /me (auth, rate limit with admission leases over PostgreSQL, usage record) through the real server
 // process, against a bare uWS handler measured in the same run. autocannon, 64 connections.
 import autocannon from 'autocannon';
-import { createApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey } from '../billing/api-keys.ts';
 import { withBenchServer } from './bench-server.ts';
 import { cpuShareMeter, machineLine } from './machine.ts';
 import { startBare } from './bare-server.ts';

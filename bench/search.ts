@@ -8,7 +8,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import autocannon from 'autocannon';
-import { createApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey } from '../billing/api-keys.ts';
 import { insertPlannedTracks } from '../test/support/catalog-rows.ts';
 import { withBenchServer } from './bench-server.ts';
 import { machineLine } from './machine.ts';

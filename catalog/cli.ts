@@ -7,7 +7,7 @@ import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
 import { progressBar } from './progress.ts';
-import { runCommand, usageError } from '../server/cli/command-line.ts';
+import { runCommand, usageError } from '../db/command-line.ts';
 
 const USAGE = `usage:
   npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]   render a demo catalog folder (MP3s + metadata.json)

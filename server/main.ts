@@ -1,7 +1,7 @@
 // Entry point of `npm start`: starts the service and shuts it down gracefully on SIGINT/SIGTERM.
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
-import { ensureDemoKey } from './demo-key.ts';
+import { ensureDemoKey } from '../billing/demo-key.ts';
 import { ensureDemoCatalog } from '../catalog/demo-catalog.ts';
 
 async function main() {

@@ -1,12 +1,12 @@
 // Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from '../db/connect.ts';
-import { createCharger, refundAbandonedReservations } from './credits.ts';
-import { createUsageLog, pruneUsage } from './usage-log.ts';
+import { createCharger, refundAbandonedReservations } from '../billing/credits.ts';
+import { createUsageLog, pruneUsage } from '../billing/usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
-import { createAdmitter } from './auth/admission.ts';
+import { createAdmitter } from '../billing/admission.ts';
 import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';

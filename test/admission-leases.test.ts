@@ -1,11 +1,11 @@
-// Admission leases (server/auth/admission-leases.ts): a busy key is served mostly from memory,
+// Admission leases (billing/admission-leases.ts): a busy key is served mostly from memory,
 // its headers still count exactly, the limit still holds, and revocation still takes effect at once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
-import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
-import { createLeaseTable } from '../server/auth/admission-leases.ts';
+import { hashApiKey, revokeApiKey } from '../billing/api-keys.ts';
+import { createLeaseTable } from '../billing/admission-leases.ts';
 
 let server: TestServer;
 before(async () => (server = await startTestServer()));

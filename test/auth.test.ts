@@ -3,7 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
-import { revokeApiKey } from '../server/auth/api-keys.ts';
+import { revokeApiKey } from '../billing/api-keys.ts';
 
 let server: TestServer;
 before(async () => (server = await startTestServer()));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
-import { createApiKey, hashApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey, hashApiKey } from '../billing/api-keys.ts';
 
 let db: TestDatabase;
 let sql: Sql;

@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call, rawPost } from './support/http.ts';
-import { hashApiKey } from '../server/auth/api-keys.ts';
+import { hashApiKey } from '../billing/api-keys.ts';
 
 let server: TestServer;
 before(async () => (server = await startTestServer()));
@@ -107,7 +107,7 @@ test('reservations abandoned by a crashed process are refunded', async () => {
   const [row] = await sql`SELECT id FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
   await sql`UPDATE api_keys SET credits = credits - 2 WHERE id = ${row.id}`;
   await sql`INSERT INTO credit_reservations (key_id, amount, created_at) VALUES (${row.id}, 2, now() - interval '1 hour')`;
-  const { refundAbandonedReservations } = await import('../server/credits.ts');
+  const { refundAbandonedReservations } = await import('../billing/credits.ts');
   assert.equal(await refundAbandonedReservations(sql, 600), 1);
   assert.equal(await balance(key), 300);
 });

@@ -11,7 +11,7 @@ import { ingestSignals } from './support/ingest.ts';
 import { removeTrack } from '../catalog/ingest.ts';
 import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
-import { hashApiKey } from '../server/auth/api-keys.ts';
+import { hashApiKey } from '../billing/api-keys.ts';
 import { previewSignature, signedPreviewUrl } from '../server/previews.ts';
 
 let server: TestServer;

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { drumPattern } from './support/synth.ts';
 import { ingestSignals } from './support/ingest.ts';
-import { hashApiKey, revokeApiKey } from '../server/auth/api-keys.ts';
+import { hashApiKey, revokeApiKey } from '../billing/api-keys.ts';
 
 let server: TestServer;
 let key: string;

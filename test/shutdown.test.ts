@@ -8,7 +8,7 @@ import { createTestDatabase } from './support/database.ts';
 import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
 import { connectSql } from '../db/connect.ts';
-import { createApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey } from '../billing/api-keys.ts';
 
 test('SIGTERM finishes in-flight requests and flushes every usage record', async () => {
   const db = await createTestDatabase();

@@ -10,7 +10,7 @@ import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server
 import { API } from './support/http.ts';
 import { connectSql } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
-import { createApiKey } from '../server/auth/api-keys.ts';
+import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { climaxPiece } from './support/synth.ts';
 import { ingestSignals } from './support/ingest.ts';

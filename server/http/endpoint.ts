@@ -7,9 +7,9 @@
 // is counted; a refusal then gives the charge back.
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Sql } from '../../db/connect.ts';
-import { limitHeaders, type Admission, type Admitter } from '../auth/admission.ts';
-import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../credits.ts';
-import type { UsageLog } from '../usage-log.ts';
+import { limitHeaders, type Admission, type Admitter } from '../../billing/admission.ts';
+import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../../billing/credits.ts';
+import type { UsageLog } from '../../billing/usage-log.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject, readBody, type ClientWatch } from './body.ts';
 import { errorReply, internalErrorReply, writeHead, writeReply, type License, type Reply } from './reply.ts';

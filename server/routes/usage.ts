@@ -3,7 +3,7 @@ import type { Sql } from '../../db/connect.ts';
 import type { Endpoint } from '../http/endpoint.ts';
 import { jsonReply } from '../http/reply.ts';
 import { integerQueryParameter, rejectQueryParameters } from '../http/query.ts';
-import { readUsagePage, type UsageLog } from '../usage-log.ts';
+import { readUsagePage, type UsageLog } from '../../billing/usage-log.ts';
 
 export function usageEndpoint(sql: Sql, usage: UsageLog): Endpoint {
   return {

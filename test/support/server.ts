@@ -6,7 +6,7 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startService, type Service } from '../../server/service.ts';
-import { createApiKey } from '../../server/auth/api-keys.ts';
+import { createApiKey } from '../../billing/api-keys.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestServer {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../db/connect.ts';
-import { createApiKey, isActiveApiKey } from './auth/api-keys.ts';
+import { createApiKey, isActiveApiKey } from './api-keys.ts';
 
 export async function ensureDemoKey(sql: Sql, dataDir: string): Promise<string> {
   const file = path.join(dataDir, 'demo-key');

@@ -1,6 +1,6 @@
 // API keys: random, shown once, stored as SHA-256 hashes with a short display prefix.
 import crypto from 'node:crypto';
-import type { Sql } from '../../db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 
 const KEY_PATTERN = /^mla_[A-Za-z0-9_-]{43}$/;
 const PREFIX_LENGTH = 12; // "mla_" + 8 characters

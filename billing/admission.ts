@@ -1,8 +1,8 @@
 // Authentication and rate limiting: from an admission lease in memory when this process holds one
 // for the key (admission-leases.ts), otherwise in one database round trip shared by the requests
 // of one batch (admit_keys in the migrations, admission-batcher.ts).
-import type { Sql } from '../../db/connect.ts';
-import { ApiError } from '../http/api-error.ts';
+import type { Sql } from '../db/connect.ts';
+import { ApiError } from '../server/http/api-error.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';
 import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo } from './admission-leases.ts';

@@ -1,9 +1,9 @@
 // Coalesces the admissions of concurrent requests into one admit_keys() call per batch (through
 // the statement batcher): one entry per key, with the number of requests waiting on it, the lease
 // to take ahead (admission-leases.ts) and unused leased admissions to hand back.
-import type { Sql } from '../../db/connect.ts';
+import type { Sql } from '../db/connect.ts';
 import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
-import { createStatementBatcher } from '../../db/statement-batcher.ts';
+import { createStatementBatcher } from '../db/statement-batcher.ts';
 
 export interface AdmitOutcome {
   counted: Counted;

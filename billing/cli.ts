@@ -1,9 +1,9 @@
 // `npm run keys -- create --name NAME --tier TIER [--expires DATE]`, `keys list`, `keys revoke PREFIX`.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { openDatabase } from '../../db/connect.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '../auth/api-keys.ts';
-import { runCommand, usageError } from './command-line.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../db/connect.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+import { runCommand, usageError } from '../db/command-line.ts';
 
 const USAGE = `usage:
   npm run keys -- create --name NAME --tier free|starter|pro [--expires YYYY-MM-DD|ISO-8601]
