@@ -2,7 +2,7 @@
 // for the key (admission-leases.ts), otherwise in one database round trip shared by the requests
 // of one batch (admit_keys in the migrations, admission-batcher.ts).
 import type { Sql } from '../db/connect.ts';
-import { ApiError } from '../server/http/api-error.ts';
+import { Refusal } from './refusal.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';
 import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo } from './admission-leases.ts';
@@ -22,7 +22,7 @@ export function bearerToken(authorization: string): string | undefined {
 }
 
 export interface Admitter {
-  /** Resolves an Authorization header to an admission, or throws a 401 ApiError naming the cause. */
+  /** Resolves an Authorization header to an admission, or throws an 'unauthorized' Refusal naming the cause. */
   admit(authorization: string): Promise<Admission>;
   /**
    * A provisional admission for a key this process admitted recently and will most likely admit
@@ -93,8 +93,8 @@ async function refusalReason(sql: Sql, hash: Buffer): Promise<string> {
   return `API key expired at ${row.expires_at.toISOString()}`;
 }
 
-function unauthorized(message: string): ApiError {
-  return new ApiError(401, 'unauthorized', message);
+function unauthorized(message: string): Refusal {
+  return new Refusal('unauthorized', message);
 }
 
 /** The rate-limit and credit headers of spec 8.3, for every authenticated response. */

@@ -1,6 +1,6 @@
 // `npm run keys -- create --name NAME --tier TIER [--expires DATE]`, `keys list`, `keys revoke PREFIX`.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.ts';
+import { databaseLocation } from '../db/environment.ts';
 import { openDatabase } from '../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 import { runCommand, usageError } from '../db/command-line.ts';
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'revoke' && rest.length !== 1) return fail('revoke needs the key prefix shown by "keys list"');
 
-  const config = loadConfig();
+  const config = databaseLocation();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
   try {
     if (command === 'create') {

@@ -2,7 +2,7 @@
 // failure. The reservation row is the single token of a pending charge: committing or refunding
 // deletes it, so neither can happen twice, and rows left behind by a crash are refunded at start.
 import type { Sql } from '../db/connect.ts';
-import type { License } from '../server/http/reply.ts';
+import type { License } from './licenses.ts';
 import { createStatementBatcher } from '../db/statement-batcher.ts';
 
 export interface Reservation {

@@ -1,7 +1,8 @@
 // `npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]`, `ingest DIR`, `remove ID`, `list`.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.ts';
+import os from 'node:os';
+import { databaseLocation, integerFromEnvironment } from '../db/environment.ts';
 import { openDatabase } from '../db/connect.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
@@ -18,7 +19,7 @@ const USAGE = `usage:
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { tracks: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   const [command, argument] = positionals;
-  const config = loadConfig();
+  const config = { ...databaseLocation(), workers: integerFromEnvironment('WORKERS', os.availableParallelism(), 1) };
   if (command === 'generate') {
     const tracks = Number(values.tracks ?? 24);
     const seed = Number(values.seed ?? DEFAULT_SEED);

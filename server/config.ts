@@ -1,6 +1,6 @@
 // Service configuration from the environment; every variable is optional (README lists them).
-import path from 'node:path';
 import os from 'node:os';
+import { databaseLocation, integerFromEnvironment as intFromEnv } from '../db/environment.ts';
 
 export interface Config {
   port: number;
@@ -20,22 +20,11 @@ export interface Config {
   engineMaxQueue: number | undefined;
 }
 
-function intFromEnv(name: string, fallback: number, min: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
-  }
-  return value;
-}
-
 export function loadConfig(): Config {
   return {
     port: intFromEnv('PORT', 8080, 0),
     host: process.env.HOST || '0.0.0.0',
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.resolve(process.env.DATA_DIR || './data'),
+    ...databaseLocation(),
     workers: intFromEnv('WORKERS', os.availableParallelism(), 1),
     publicBaseUrl: process.env.PUBLIC_BASE_URL || undefined,
     demoTracks: process.env.DEMO_TRACKS ? intFromEnv('DEMO_TRACKS', 0, 0) : undefined,

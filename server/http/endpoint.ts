@@ -11,6 +11,8 @@ import { limitHeaders, type Admission, type Admitter } from '../../billing/admis
 import { commitCredits, refundCredits, reserveCredits, returnCommittedCredits, type Charge, type Charger, type Reservation } from '../../billing/credits.ts';
 import type { UsageLog } from '../../billing/usage-log.ts';
 import { ApiError } from './api-error.ts';
+import { Refusal } from '../../billing/refusal.ts';
+import { refusalError } from './refusal-error.ts';
 import { parseJsonObject, readBody, type ClientWatch } from './body.ts';
 import { errorReply, internalErrorReply, writeHead, writeReply, type License, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
@@ -165,6 +167,7 @@ async function run(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, in
   } catch (err) {
     // Unauthenticated: no key to charge or record against (an early charge is given back).
     admitted = false;
+    if (err instanceof Refusal) err = refusalError(err);
     const reply = err instanceof ApiError ? errorReply(err, requestId) : failure(deps, requestId, err);
     send(res, client, reply, { 'X-Request-Id': requestId }, incoming.body !== undefined && reply.status === 413);
     if (charging) await giveBack(deps, charging, charge, requestId);

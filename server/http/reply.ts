@@ -2,6 +2,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError } from './api-error.ts';
 import { reasonPhrase, statusLine } from './status-text.ts';
+import type { License } from '../../billing/licenses.ts';
 
 export interface Reply {
   status: number;
@@ -13,12 +14,7 @@ export interface Reply {
   license?: License;
 }
 
-export interface License {
-  trackId: string;
-  durationSeconds: number | null;
-  hitPointSeconds: number | null;
-  clipStartSeconds: number | null;
-}
+export type { License };
 
 export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
   return jsonTextReply(JSON.stringify(body), status, headers);
