@@ -14,8 +14,8 @@ export interface AdmitOutcome {
 export interface AdmissionBatcher {
   /** Resolves with the outcome for this key, or undefined for an unknown, revoked or expired key. */
   admit(key: string, hash: Buffer): Promise<AdmitOutcome | undefined>;
-  /** Hands back unused leased admissions with the next batch. */
-  handBack(key: string, hash: Buffer, ask: LeaseAsk): void;
+  /** Hands back unused leased admissions with the next batch; resolves once they are back. */
+  handBack(key: string, hash: Buffer, ask: LeaseAsk): Promise<void>;
 }
 
 /** A request waiting on its key, or unused leased admissions going back (no request). */
@@ -71,7 +71,8 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
         return;
       }
       const grant = grantOf(row);
-      const counted = leases.settle(key, e.hash, grant, settledAt);
+      const { counted, handBack } = leases.settle(key, e.hash, grant, settledAt);
+      if (handBack.returned > 0) returnLater(key, e.hash, handBack);
       const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
       e.waiting.forEach((position, j) => {
         const admitted = j < counted.length;
@@ -82,10 +83,13 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
   }
 
   const batcher = createStatementBatcher(run, options);
+  function returnLater(key: string, hash: Buffer, ask: LeaseAsk) {
+    batcher.submit({ key, hash, handBack: ask }).catch(() => {}); // a lost hand-back only wastes admissions until the window ends
+  }
   return {
     admit: (key, hash) => batcher.submit({ key, hash }),
-    handBack(key, hash, ask) {
-      batcher.submit({ key, hash, handBack: ask }).catch(() => {}); // lost hand-backs only waste admissions until the window ends
+    async handBack(key, hash, ask) {
+      await batcher.submit({ key, hash, handBack: ask });
     },
   };
 }

@@ -68,8 +68,11 @@ export interface LeaseTable {
   peek(key: string, now: number): KeyInfo | undefined;
   /** The extra admissions to ask for a key that `wanted` requests are waiting on; hands back what is left of an old lease. */
   ask(key: string, wanted: number, now: number): LeaseAsk;
-  /** Records the grant of admit_keys; returns the counters each granted request sees, in order. */
-  settle(key: string, hash: Buffer, grant: Grant, now: number): Counted[];
+  /**
+   * Records the grant of admit_keys; returns the counters each granted request sees, in order,
+   * and the unused admissions of a replaced lease of an older window, to hand back.
+   */
+  settle(key: string, hash: Buffer, grant: Grant, now: number): { counted: Counted[]; handBack: LeaseAsk };
   /** Forgets a key. */
   drop(key: string): void;
   /** Forgets a key by its hash (hex): NOTIFY api_key_changed on revocation, expiry or tier change. */
@@ -78,6 +81,8 @@ export interface LeaseTable {
   noteCredits(keyId: number, credits: number): void;
   /** Leases left unused well past their lapse, with admissions left in their day: to hand back. Forgets long-idle keys. */
   lapsed(now: number): { key: string; hash: Buffer; ask: LeaseAsk }[];
+  /** Every unused leased admission, taken out of its lease: to hand back now (shutdown). */
+  unusedAll(): { key: string; hash: Buffer; ask: LeaseAsk }[];
 }
 
 export interface Grant {
@@ -162,14 +167,22 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
     settle(key, hash, grant, now) {
       const minuteWindow = grant.minuteWindow.getTime();
       const expiresAt = grant.info.expiresAt?.getTime() ?? Infinity;
+      // Concurrent admission batches of one key each end in a grant. Admissions still unused in
+      // the lease this grant replaces stay spendable (same window) or go back (an older window):
+      // dropped, they would stay counted in PostgreSQL and turn the key's own requests away.
+      const replaced = leases.get(key);
+      const sameWindow = replaced !== undefined && replaced.minuteWindow === minuteWindow;
+      const kept = sameWindow ? replaced.unused : 0;
+      const stale = replaced && !sameWindow ? handBack(replaced) : NO_RETURN;
       const lease: Lease = {
         info: grant.info,
         hash,
         hex: hash.toString('hex'),
         minuteWindow,
-        minuteCount: grant.minuteCount,
-        dayCount: grant.dayCount,
-        unused: grant.leased,
+        // Grants may settle out of order: the counters are the highest PostgreSQL reported.
+        minuteCount: sameWindow ? Math.max(grant.minuteCount, replaced.minuteCount) : grant.minuteCount,
+        dayCount: sameWindow ? Math.max(grant.dayCount, replaced.dayCount) : grant.dayCount,
+        unused: grant.leased + kept,
         grantedAt: now,
         // Jittered, so the leases of keys that started together do not all lapse together and
         // send their renewals to PostgreSQL in waves.
@@ -185,7 +198,7 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
         const ahead = grant.granted - i + grant.leased;
         counted.push({ info: grant.info, minuteCount: grant.minuteCount - ahead, dayCount: grant.dayCount - ahead });
       }
-      return counted;
+      return { counted, handBack: stale };
     },
 
     drop,
@@ -210,6 +223,12 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
         if (lease.unused > 0) out.push({ key, hash: lease.hash, ask: handBack(lease) });
         else if (now - lease.grantedAt > FORGET_AFTER_MS) drop(key);
       }
+      return out;
+    },
+
+    unusedAll() {
+      const out: { key: string; hash: Buffer; ask: LeaseAsk }[] = [];
+      for (const [key, lease] of leases) if (lease.unused > 0) out.push({ key, hash: lease.hash, ask: handBack(lease) });
       return out;
     },
   };

@@ -5,7 +5,7 @@ import type { Sql } from '../db/connect.ts';
 import { Refusal } from './refusal.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher } from './admission-batcher.ts';
-import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo } from './admission-leases.ts';
+import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo, type LeaseTable } from './admission-leases.ts';
 
 /** The key (as of its last grant) and this request's view of its windows. */
 export interface Admission extends Omit<KeyInfo, 'expiresAt'> {
@@ -33,6 +33,9 @@ export interface Admitter {
   likely(authorization: string): Admission | undefined;
   /** Tells the admission leases a key's new balance, so later responses of this process show it. */
   noteCredits(keyId: number, credits: number): void;
+  /** Hands every unused leased admission back to PostgreSQL now. */
+  handBackLeases(): Promise<void>;
+  /** Hands back unused leased admissions and stops listening for key changes. */
   close(): Promise<void>;
 }
 
@@ -44,9 +47,10 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
   const leases = createLeaseTable();
   const batcher = createAdmissionBatcher(countingSql, leases);
   const listening = await sql.listen('api_key_changed', (hex) => leases.dropHash(hex));
-  const sweep = setInterval(() => {
-    for (const { key, hash, ask } of leases.lapsed(Date.now())) batcher.handBack(key, hash, ask);
-  }, LEASE_MS);
+  // A lost hand-back only wastes admissions until their window ends.
+  const handBack = (unused: ReturnType<LeaseTable['unusedAll']>) =>
+    Promise.all(unused.map(({ key, hash, ask }) => batcher.handBack(key, hash, ask).catch(() => {})));
+  const sweep = setInterval(() => handBack(leases.lapsed(Date.now())), LEASE_MS);
   sweep.unref();
 
   return {
@@ -69,8 +73,12 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
       return info && admissionOf({ info, minuteCount: 0, dayCount: 0 }, true, 0);
     },
     noteCredits: leases.noteCredits,
+    async handBackLeases() {
+      await handBack(leases.unusedAll());
+    },
     async close() {
       clearInterval(sweep);
+      await handBack(leases.unusedAll());
       await listening.unlisten();
     },
   };

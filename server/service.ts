@@ -6,7 +6,7 @@ import { createUsageLog, pruneUsage } from '../billing/usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
-import { createAdmitter } from '../billing/admission.ts';
+import { createAdmitter, type Admitter } from '../billing/admission.ts';
 import { createEnginePool, type EnginePool } from '../engine/pool.ts';
 import { meEndpoint } from './routes/me.ts';
 import { usageEndpoint } from './routes/usage.ts';
@@ -27,6 +27,7 @@ export interface Service {
   previewSecret: string;
   database: Database;
   engine: EnginePool;
+  admitter: Admitter;
   /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
   stop(): Promise<void>;
 }
@@ -82,6 +83,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     previewSecret: secret,
     database,
     engine,
+    admitter,
     stop() {
       stopping ??= (async () => {
         state.draining = true;

@@ -79,3 +79,25 @@ test('the lease table tells a key it can admit at once (holds) from one it only 
   leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 300, dayCount: 300, granted: 1, leased: 0 }, now);
   assert.equal(leases.peek('k', now), undefined, 'a key at its minute limit is not expected to be admitted');
 });
+
+
+test('a grant that replaces a lease keeps its unused admissions (same minute) or hands them back (an older minute)', () => {
+  const leases = createLeaseTable();
+  const now = Date.now();
+  const info = {
+    keyId: 1, tier: 'pro', credits: 10, monthlyCredits: 50000, intentExtraction: true, createdAt: new Date(now), expiresAt: null,
+    requestsPerMinute: 300, requestsPerDay: null,
+  };
+  const minuteWindow = new Date(now - (now % 60_000));
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 12, dayCount: 12, granted: 2, leased: 10 }, now);
+  // A second batch of the same key was already in flight: its grant settles after the first.
+  const second = leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 25, dayCount: 25, granted: 1, leased: 12 }, now);
+  assert.equal(second.handBack.returned, 0);
+  let spendable = 0;
+  while (leases.take('k', now)) spendable += 1;
+  assert.equal(spendable, 22, 'the first lease\'s 10 and the second\'s 12');
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 30, dayCount: 30, granted: 1, leased: 4 }, now);
+  const nextMinute = new Date(minuteWindow.getTime() + 60_000);
+  const third = leases.settle('k', Buffer.alloc(32), { info, minuteWindow: nextMinute, minuteCount: 1, dayCount: 31, granted: 1, leased: 0 }, now + 60_000);
+  assert.equal(third.handBack.returned, 4, 'an older minute\'s unused admissions go back (they count in the day)');
+});
