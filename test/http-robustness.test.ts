@@ -3,8 +3,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
+import { ingestSignals } from './support/ingest.ts';
+import { drumPattern } from './support/synth.ts';
+import { signedPreviewUrl } from '../server/previews.ts';
 
 let server: TestServer;
 let key: string;
@@ -93,6 +97,22 @@ test('garbage on the socket and odd headers never crash the server', async () =>
   assert.equal(health.body.workers.status, 'ok');
   assert.ok(health.body.workers.threads >= 1);
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).status, 200);
+});
+
+test('a Range outside the preview is a 416 in the error shape of every other error, with Content-Range', async () => {
+  await ingestSignals({
+    sql: server.service.database.sql,
+    pool: server.service.engine,
+    storeDir: path.join(server.dataDir, 'catalog'),
+    tracks: [{ file: 'short.mp3', signal: drumPattern(100, 12), metadata: { title: 'Short', artist: 'Test' } }],
+  });
+  const [track] = await server.service.database.sql`SELECT id FROM tracks WHERE source_file = 'short.mp3'`;
+  const url = signedPreviewUrl(server.base, server.service.previewSecret, track.id);
+  const size = (await (await fetch(url)).arrayBuffer()).byteLength;
+  const response = await fetch(url, { headers: { range: `bytes=${size + 10}-` } });
+  assertError({ status: response.status, headers: response.headers, body: await response.json() }, 416, 'range_not_satisfiable');
+  assert.equal(response.headers.get('content-range'), `bytes */${size}`);
+  assert.equal(response.headers.get('content-type'), 'application/json');
 });
 
 test('every response has an X-Request-Id; ids differ', async () => {

@@ -43,7 +43,9 @@ export function previewHandler(deps: { tracks: TrackLookup; storeDir: string; se
     }
     const wanted = range ? parseRange(range, bytes.length) : undefined;
     if (wanted === 'unsatisfiable') {
-      return { status: 416, headers: { 'Content-Range': `bytes */${bytes.length}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ error: 'Range Not Satisfiable', code: 'range_not_satisfiable', message: `range "${range}" is outside the ${bytes.length} bytes of this preview` }) };
+      // Thrown like the other errors, so it gets their shape (request_id included) from unauthenticated().
+      const message = `range "${range}" is outside the ${bytes.length} bytes of this preview`;
+      throw new ApiError(416, 'range_not_satisfiable', message, { headers: { 'Content-Range': `bytes */${bytes.length}` } });
     }
     if (wanted) {
       return { status: 206, headers: { ...headers, 'Content-Range': `bytes ${wanted.start}-${wanted.end}/${bytes.length}` }, body: bytes.subarray(wanted.start, wanted.end + 1) };
