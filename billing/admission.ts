@@ -16,8 +16,17 @@ export interface Admission extends Omit<KeyInfo, 'expiresAt'> {
   retryAfterSeconds: number;
 }
 
+/**
+ * "Bearer", spaces, a token of visible ASCII, nothing else. Strict: JavaScript's \s would pass a
+ * trailing tab, CR, NBSP (\xa0) or U+3000 as if it were the end of the header. uWS itself trims
+ * spaces and tabs around every header value before we see it (HTTP's optional whitespace), and on
+ * x64 also any bytes 0x80-0xFF there (its parser compares a signed char with 33), so those never
+ * reach this function; anywhere else, or where char is unsigned (linux-arm64), they are malformed.
+ */
+const BEARER = /^Bearer +([\x21-\x7e]+) *$/i;
+
 export function bearerToken(authorization: string): string | undefined {
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  const match = BEARER.exec(authorization);
   return match ? match[1] : undefined;
 }
 

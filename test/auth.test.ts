@@ -1,9 +1,11 @@
 // Authentication: every 401 cause, and GET /me for a valid key.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { revokeApiKey } from '../billing/api-keys.ts';
+import { bearerToken } from '../billing/admission.ts';
 
 let server: TestServer;
 before(async () => (server = await startTestServer()));
@@ -24,6 +26,43 @@ test('missing Authorization header is 401', async () => {
 test('non-Bearer Authorization header is 401', async () => {
   const response = await fetch(`${server.base}${API}/me`, { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
   assertUnauthorized({ status: response.status, headers: response.headers, body: await response.json() }, /malformed Authorization/);
+});
+
+/** GET /me with this Authorization value sent as latin1 bytes on a raw socket (fetch would refuse or re-encode them). */
+function rawMe(authorization: string): Promise<{ status: number; body: any }> {
+  const { port } = new URL(server.base);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = net.connect(Number(port), '127.0.0.1', () =>
+      socket.write(Buffer.from(`GET ${API}/me HTTP/1.1\r\nHost: x\r\nAuthorization: ${authorization}\r\nConnection: close\r\n\r\n`, 'latin1')));
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head, body] = answer.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1.1 (\d+)/.exec(head)?.[1]), body: body ? JSON.parse(body) : undefined });
+    });
+  });
+}
+
+test('the Authorization header is exactly "Bearer", spaces and the key: anything else is a malformed header', () => {
+  const key = 'mla_' + 'A'.repeat(43);
+  for (const ok of [`Bearer ${key}`, `bearer   ${key}  `, `BEARER ${key}`]) assert.equal(bearerToken(ok), key, JSON.stringify(ok));
+  const malformed = [
+    `Bearer ${key}\t`, `Bearer ${key}\xa0`, `Bearer ${key}\xff`, `Bearer ${key}\r\n`, `Bearer ${key}\u3000`, `Bearer ${key}\ufeff`,
+    `Bearer\t${key}`, `Bearer\xa0${key}`, ` Bearer ${key}`, `Bearer ${key} x`, `Bearer ${key}\xa0x`, `Bearer${key}`, 'Bearer ', `Token ${key}`,
+  ];
+  for (const header of malformed) assert.equal(bearerToken(header), undefined, JSON.stringify(header));
+});
+
+test('trailing garbage after the key, in any bytes, is 401 over the wire', async () => {
+  const key = await server.newKey('starter');
+  for (const garbage of [' x', '\xa0x', '\xffx', '\tx', '\x7f', '\xa0\xa0;', ' \xff\xfe\xfdjunk']) {
+    const response = await rawMe(`Bearer ${key}${garbage}`);
+    assert.equal(response.status, 401, JSON.stringify(garbage));
+    assert.equal(response.body.code, 'unauthorized');
+    assert.match(response.body.message, /malformed (Authorization header|API key)/);
+  }
+  assert.equal((await rawMe(`Bearer ${key}`)).status, 200);
 });
 
 test('malformed key is 401', async () => {
