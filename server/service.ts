@@ -38,7 +38,8 @@ const SHUTDOWN_GRACE_MS = 30_000;
 
 export async function startService(config: Config, log = defaultLog): Promise<Service> {
   assertNativeUws();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // The server is the one process that adopts an embedded database orphaned by its own crash.
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true });
   const { sql } = database;
   await refundAbandonedReservations(sql, ABANDONED_RESERVATION_SECONDS);
   await pruneUsage(sql);

@@ -1,16 +1,84 @@
 // The embedded PostgreSQL of `npm start`: starts in DATA_DIR/pg, keeps data between starts,
-// recovers from a stale postmaster.pid left by a crash, is stopped by our shutdown.
+// recovers from a stale postmaster.pid left by a crash, is stopped by our shutdown. Exactly one
+// process stops it: the server that started or adopted it, never a command-line tool that attached
+// (real processes: a server killed with SIGKILL, the keys and catalog tools run as `npm run` runs them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
+
+const LEFTOVER_STOP_MS = 10_000;
+const TOOL_TIMEOUT_MS = 60_000;
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 function postmasterPid(dataDir: string): number | undefined {
   const file = path.join(dataDir, 'pg', 'postmaster.pid');
   return fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').split('\n')[0]) : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return !isAlive(pid);
+}
+
+/** Stops the PostgreSQL a failed test leaves running (immediate shutdown, then SIGKILL). */
+async function stopLeftoverPostgres(dataDir: string): Promise<void> {
+  const pid = postmasterPid(dataDir);
+  if (!pid || !isAlive(pid)) return;
+  process.kill(pid, 'SIGQUIT');
+  if (!(await waitUntilGone(pid, LEFTOVER_STOP_MS))) process.kill(pid, 'SIGKILL');
+}
+
+interface Tool {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code; the tool is killed after TOOL_TIMEOUT_MS. */
+  exited: Promise<number | null>;
+}
+
+/** Runs a command-line tool (`npm run keys -- list` and the like) as its own process. */
+function spawnTool(args: string[], env: Record<string, string>): Tool {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), TOOL_TIMEOUT_MS);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
+    clearTimeout(timer);
+    resolve(code);
+  }));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(tool: Tool, text: string): Promise<void> {
+  const deadline = Date.now() + TOOL_TIMEOUT_MS;
+  while (!tool.output().includes(text)) {
+    if (tool.child.exitCode !== null || Date.now() > deadline) throw new Error(`tool did not print "${text}":\n${tool.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** `GET /healthz` and a database-backed request (`/me` with the demo key) both answer 200. */
+async function assertServing(server: SpawnedServer, dataDir: string, after: string): Promise<void> {
+  const health = await fetch(`${server.base}/healthz`);
+  assert.equal(health.status, 200, `healthz after ${after}: ${await health.text()}`);
+  const demoKey = fs.readFileSync(path.join(dataDir, 'demo-key'), 'utf8').trim();
+  const me = await fetch(`${server.base}${API}/me`, { headers: { authorization: `Bearer ${demoKey}` } });
+  assert.equal(me.status, 200, `a database-backed request after ${after}`);
 }
 
 test('npm start on an empty data dir, restart with a stale postmaster.pid, data kept, database stopped on exit', async () => {
@@ -41,6 +109,82 @@ test('npm start on an empty data dir, restart with a stale postmaster.pid, data 
     assert.equal(await second.exited, 0);
   } finally {
     await stopLeftovers([first, second]);
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('after a crash the restarted server adopts the orphaned PostgreSQL; keys and catalog tools leave it running; SIGTERM stops it', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
+  let crashed: SpawnedServer | undefined;
+  let restarted: SpawnedServer | undefined;
+  try {
+    crashed = await spawnServer(env);
+    const pgPid = postmasterPid(dataDir)!;
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    assert.ok(isAlive(pgPid), 'PostgreSQL outlives the crash (orphaned)');
+
+    const server = (restarted = await spawnServer(env));
+    assert.equal(postmasterPid(dataDir), pgPid, 'the restarted server attached to the orphan');
+
+    for (const args of [['billing/cli.ts', 'list'], ['catalog/cli.ts', 'list']]) {
+      const tool = spawnTool(args, env);
+      assert.equal(await tool.exited, 0, `${args.join(' ')} failed:\n${tool.output()}`);
+      assert.ok(isAlive(pgPid), `${args.join(' ')} left PostgreSQL running`);
+      await assertServing(server, dataDir, args.join(' '));
+    }
+
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, `graceful exit:\n${server.output()}`);
+    assert.ok(!isAlive(pgPid), 'the server that adopted PostgreSQL stopped it');
+    assert.equal(postmasterPid(dataDir), undefined);
+  } finally {
+    await stopLeftovers([crashed, restarted]);
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+// A tool that holds the database open until told to finish, as a long `catalog -- ingest` does.
+const HOLDING_TOOL = `
+const { openDatabase } = await import('./db/connect.ts');
+const db = await openDatabase({ dataDir: process.env.DATA_DIR });
+console.log('database open');
+process.stdin.once('data', async () => {
+  await db.close();
+  process.exit(0);
+});
+`;
+
+test('a tool that started PostgreSQL leaves it running for a server that attached meanwhile; SIGTERM of the server stops it', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
+  let tool: Tool | undefined;
+  let attached: SpawnedServer | undefined;
+  try {
+    const holder = (tool = spawnTool(['--input-type=module', '--eval', HOLDING_TOOL], env));
+    await waitForOutput(holder, 'database open');
+    const pgPid = postmasterPid(dataDir)!;
+    const server = (attached = await spawnServer(env));
+    assert.equal(postmasterPid(dataDir), pgPid, 'the server attached to the PostgreSQL of the tool');
+
+    holder.child.stdin!.end('done\n');
+    assert.equal(await holder.exited, 0, holder.output());
+    assert.ok(isAlive(pgPid), 'the tool left PostgreSQL running for the server');
+    await assertServing(server, dataDir, 'the tool exited');
+
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, `graceful exit:\n${server.output()}`);
+    assert.ok(!isAlive(pgPid), 'the server adopted the orphan the tool left and stopped it');
+    assert.equal(postmasterPid(dataDir), undefined);
+  } finally {
+    if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
+    await stopLeftovers([attached]);
+    await stopLeftoverPostgres(dataDir);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
