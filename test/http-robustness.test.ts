@@ -26,12 +26,21 @@ function assertError(response: Awaited<ReturnType<typeof call>>, status: number,
   assert.equal(response.body.request_id, response.headers.get('x-request-id'));
 }
 
-/** Sends raw bytes and returns whatever the server answers before closing (or after a pause). */
-function raw(payload: string | Buffer, waitMs = 300): Promise<string> {
+/**
+ * Sends raw bytes and returns whatever the server answers before closing (or after a pause).
+ * Parts are written 50 ms apart, so the server reads them separately.
+ */
+function raw(payload: string | Buffer | string[], waitMs = 300): Promise<string> {
   const { port } = new URL(server.base);
+  const parts = Array.isArray(payload) ? payload : [payload];
   return new Promise((resolve) => {
     let answer = '';
-    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(payload));
+    const socket = net.connect(Number(port), '127.0.0.1', async () => {
+      for (const [i, part] of parts.entries()) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 50));
+        socket.write(part);
+      }
+    });
     socket.on('data', (d) => (answer += d));
     socket.on('error', () => resolve(answer));
     socket.on('close', () => resolve(answer));
@@ -113,6 +122,34 @@ test('a Range outside the preview is a 416 in the error shape of every other err
   assertError({ status: response.status, headers: response.headers, body: await response.json() }, 416, 'range_not_satisfiable');
   assert.equal(response.headers.get('content-range'), `bytes */${size}`);
   assert.equal(response.headers.get('content-type'), 'application/json');
+});
+
+test('a request head over 4 KiB is a 431 in the error shape; uWS drops a longer one that arrives in pieces', async () => {
+  // A GET /me whose head (request line, headers, blank line) is exactly `size` bytes.
+  const headOf = (size: number) => {
+    const bare = `GET ${API}/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Pad: \r\n\r\n`;
+    return bare.replace('X-Pad: ', `X-Pad: ${'a'.repeat(size - bare.length)}`);
+  };
+  const inTwo = (head: string) => [head.slice(0, 1000), head.slice(1000)];
+  assert.equal(headOf(4096).length, 4096);
+  assert.match(await raw(headOf(4096)), /^HTTP\/1.1 200 /);
+  assert.match(await raw(inTwo(headOf(4096))), /^HTTP\/1.1 200 /, 'uWS buffers up to 4 KiB of a head that comes in pieces');
+  for (const size of [4097, 20 * 1024]) {
+    const answer = await raw(headOf(size));
+    assert.match(answer, /^HTTP\/1.1 431 Request Header Fields Too Large\r\n/, `${size} bytes`);
+    const [head, json] = answer.split('\r\n\r\n');
+    const body = JSON.parse(json);
+    assert.equal(body.code, 'headers_too_large');
+    assert.equal(body.error, 'Request Header Fields Too Large');
+    assert.match(body.message, /4096/);
+    assert.equal(`X-Request-Id: ${body.request_id}`, head.split('\r\n').find((line) => /^x-request-id:/i.test(line)));
+  }
+  // In pieces, a head over 4 KiB never reaches us: this uWS build closes the connection, no reply.
+  assert.equal(await raw(inTwo(headOf(4097))), '');
+  // 48 header fields is as many as uWS parses (with a 49th it waits for its idle timeout and closes).
+  const fields = Array.from({ length: 46 }, (_, i) => `X-Field-${i}: ${i}\r\n`).join('');
+  assert.match(await raw(`GET ${API}/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${fields}\r\n`), /^HTTP\/1.1 200 /);
+  assert.equal((await call(server.base, 'GET', `${API}/me`, key)).status, 200);
 });
 
 test('every response has an X-Request-Id; ids differ', async () => {

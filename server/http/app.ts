@@ -56,6 +56,41 @@ export function unauthenticated(handle: (req: HttpRequest, requestId: string) =>
   };
 }
 
+/**
+ * The longest request head (request line, headers, blank line) we serve. This uWS build (v20.30)
+ * keeps at most 4 KiB of a head that arrives in more than one read, and closes the connection
+ * without a reply when the head is longer (it has no 431 of its own, and no setting for the size);
+ * a longer head that arrives in one read is parsed. So a 5 KiB head worked or not depending on how
+ * TCP cut it: we answer every longer head that does reach us with a 431, so none works by luck.
+ * (uWS also parses at most 48 header fields; with more, it waits for the rest of the head until
+ * its idle timeout, ~10 s, and closes the connection: such a request never reaches us.)
+ */
+export const MAX_HEAD_BYTES = 4096;
+
+/** The head's size as a client writes it ("name: value"); uWS has trimmed whitespace around values. */
+function headBytes(req: HttpRequest): number {
+  const query = req.getQuery();
+  let bytes = req.getMethod().length + 1 + req.getUrl().length + (query ? 1 + query.length : 0) + ' HTTP/1.1\r\n\r\n'.length;
+  req.forEach((name, value) => (bytes += name.length + 2 + value.length + 2));
+  return bytes;
+}
+
+function refuseLargeHead(res: HttpResponse, bytes: number) {
+  const requestId = newRequestId();
+  const message = `request line and headers are ${bytes} bytes; at most ${MAX_HEAD_BYTES} are accepted`;
+  const reply = errorReply(new ApiError(431, 'headers_too_large', message), requestId);
+  res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }));
+}
+
+/** Every handler of the app: the head size is checked first, before any route reads the request. */
+function headChecked(handler: RawHandler): RawHandler {
+  return (res, req) => {
+    const bytes = headBytes(req);
+    if (bytes > MAX_HEAD_BYTES) return refuseLargeHead(res, bytes);
+    handler(res, req);
+  };
+}
+
 export interface AppState {
   /** Set during shutdown: new requests on kept-alive connections get 503 and the connection closes. */
   draining: boolean;
@@ -65,20 +100,20 @@ export function buildApp(routes: Route[], state: AppState): TemplatedApp {
   const app = uws.App();
   const allowed = new Map<string, Method[]>();
   for (const route of routes) {
-    app[route.method](route.path, (res, req) => {
+    app[route.method](route.path, headChecked((res, req) => {
       if (state.draining) return refuseWhileDraining(res);
       route.handler(res, req);
-    });
+    }));
     allowed.set(route.path, [...(allowed.get(route.path) ?? []), route.method]);
   }
   for (const [path, methods] of allowed) {
     const allow = methods.map((m) => m.toUpperCase()).join(', ');
-    app.any(path, immediate((requestId, req) => {
+    app.any(path, headChecked(immediate((requestId, req) => {
       const message = `method ${req.getMethod().toUpperCase()} not allowed on ${path}; use ${allow}`;
       return errorReply(new ApiError(405, 'method_not_allowed', message, { headers: { Allow: allow } }), requestId);
-    }));
+    })));
   }
-  app.any('/*', immediate((requestId, req) => errorReply(new ApiError(404, 'not_found', `no such endpoint: ${req.getUrl()}`), requestId)));
+  app.any('/*', headChecked(immediate((requestId, req) => errorReply(new ApiError(404, 'not_found', `no such endpoint: ${req.getUrl()}`), requestId))));
   return app;
 }
 
