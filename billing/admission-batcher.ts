@@ -75,8 +75,17 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
       if (handBack.returned > 0) returnLater(key, e.hash, handBack);
       const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
       e.waiting.forEach((position, j) => {
-        const admitted = j < counted.length;
-        results[position] = { counted: admitted ? counted[j] : refused, admitted, retryAfterSeconds: admitted ? 0 : row.retry_after_seconds };
+        if (j < counted.length) {
+          results[position] = { counted: counted[j], admitted: true, retryAfterSeconds: 0 };
+          return;
+        }
+        // PostgreSQL's count includes admissions this process holds in the key's lease (taken by
+        // another batch in flight, or kept from an earlier grant): a request is refused only when
+        // neither has room.
+        const leased = leases.take(key, settledAt);
+        results[position] = leased
+          ? { counted: leased, admitted: true, retryAfterSeconds: 0 }
+          : { counted: refused, admitted: false, retryAfterSeconds: row.retry_after_seconds };
       });
     });
     return results;
