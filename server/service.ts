@@ -1,7 +1,10 @@
 // Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
 import type { Config } from './config.ts';
 import { openDatabase, type Database } from '../db/connect.ts';
-import { createCharger, refundAbandonedReservations } from '../billing/credits.ts';
+import { createCharger } from '../billing/ledger.ts';
+import { registerProcess } from '../billing/processes.ts';
+import { createSettleLater } from '../billing/settle-later.ts';
+import { pruneIdempotencyKeys } from '../billing/idempotency.ts';
 import { createUsageLog, pruneUsage } from '../billing/usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
@@ -32,8 +35,6 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-// A reservation older than this cannot belong to a live request (no request runs that long).
-const ABANDONED_RESERVATION_SECONDS = 10 * 60;
 const SHUTDOWN_GRACE_MS = 30_000;
 
 export async function startService(config: Config, log = defaultLog): Promise<Service> {
@@ -41,11 +42,12 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   // The server is the one process that adopts an embedded database orphaned by its own crash.
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true });
   const { sql } = database;
-  await refundAbandonedReservations(sql, ABANDONED_RESERVATION_SECONDS);
+  // Registering settles the reservations and Idempotency-Keys of processes that died (kill -9).
+  const registration = await registerProcess(sql, log);
   await pruneUsage(sql);
   const housekeeping = setInterval(() => {
-    refundAbandonedReservations(sql, ABANDONED_RESERVATION_SECONDS).catch((err) => log('reservation sweep failed', err));
     pruneUsage(sql).catch((err) => log('usage pruning failed', err));
+    pruneIdempotencyKeys(sql).catch((err) => log('idempotency key pruning failed', err));
   }, 60_000);
   housekeeping.unref();
 
@@ -53,7 +55,9 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
   const admitter = await createAdmitter(database.relaxedSql, sql);
-  const deps: EndpointDeps = { sql, relaxedSql: database.relaxedSql, admitter, charger: createCharger(sql), usage, inFlight, log };
+  const later = createSettleLater(log);
+  const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), processId: registration.id, later };
+  const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };
   const tracks = createTrackLookup(sql);
   const storeDir = path.join(config.dataDir, 'catalog');
   const secret = previewSecret(config.previewSecret, config.dataDir);
@@ -78,6 +82,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const listener = await listen(app, config.host, config.port);
   boundPort = listener.port;
 
+  const step = (what: string, run: () => Promise<unknown>) => run().catch((err) => log(`shutdown: ${what} failed`, err));
   let stopping: Promise<void> | undefined;
   return {
     port: listener.port,
@@ -92,8 +97,14 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
         clearInterval(housekeeping);
         const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
         if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
-        await usage.close();
-        await admitter.close();
+        // Each step runs even if one before it failed (a database that is away): what cannot be
+        // written now is logged, and the sweep of dead processes settles this one's reservations.
+        await step('flushing usage', () => usage.close());
+        await step('handing back leased admissions', () => admitter.close());
+        const unsettled = await later.flush();
+        if (unsettled > 0) log(`shutdown: ${unsettled} refunds or releases could not reach the database; the sweep of dead processes settles them`);
+        later.close();
+        await step('removing the heartbeat', () => registration.close());
         await engine.close();
         await database.close();
       })();

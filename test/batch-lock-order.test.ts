@@ -1,4 +1,4 @@
-// Admission batches (admit_keys) and charge batches (charge_credits) lock the api_keys rows of
+// Admission batches (admit_keys) and charge batches (charge_requests) lock the api_keys rows of
 // their keys. They run at once on many connections, with keys in any order: they must lock in one
 // order, or two of them can deadlock and fail every request of both batches.
 import { test, before, after } from 'node:test';
@@ -41,10 +41,11 @@ test('concurrent admission and charge batches over the same keys, in any order, 
       ${sql.array(batch.map(() => 0), 1007)}, ${sql.array(batch.map(() => 0), 1007)},
       ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)})`;
   const charge = (batch: typeof keys, n: number) => sql`
-    SELECT * FROM charge_credits(${sql.array(batch.map((k) => k.id), 1016)}, ${sql.array(batch.map(() => 1), 1007)},
+    SELECT * FROM charge_requests(${sql.array(batch.map((k) => k.id), 1016)}, ${sql.array(batch.map(() => 1), 1007)},
       ${sql.array(batch.map(() => null) as any, 1009)}, ${sql.array(batch.map(() => null) as any, 1022)},
       ${sql.array(batch.map(() => null) as any, 1022)}, ${sql.array(batch.map(() => null) as any, 1022)},
-      ${sql.array(batch.map((_, i) => `lock-${n}-${i}`), 1009)})`;
+      ${sql.array(batch.map((_, i) => `lock-${n}-${i}`), 1009)}, ${sql.array(batch.map(() => '/lock'), 1009)},
+      ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)}, ${sql.array(batch.map(() => 1), 1021)})`;
   const statements = [];
   let charges = 0;
   for (let n = 0; n < 240; n++) {

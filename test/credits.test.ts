@@ -101,13 +101,18 @@ test('monthly tiers reset lazily to their allowance on the 1st (UTC); free credi
   assert.equal((await call(server.base, 'GET', `${API}/me`, free)).body.credits_remaining, 7);
 });
 
-test('reservations abandoned by a crashed process are refunded', async () => {
+test('reservations of a process whose heartbeat stopped are refunded by the sweep; a live process keeps its own', async () => {
   const { sql } = server.service.database;
   const key = await server.newKey('starter');
   const [row] = await sql`SELECT id FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
-  await sql`UPDATE api_keys SET credits = credits - 2 WHERE id = ${row.id}`;
-  await sql`INSERT INTO credit_reservations (key_id, amount, created_at) VALUES (${row.id}, 2, now() - interval '1 hour')`;
-  const { refundAbandonedReservations } = await import('../billing/credits.ts');
-  assert.equal(await refundAbandonedReservations(sql, 600), 1);
-  assert.equal(await balance(key), 300);
+  await sql`UPDATE api_keys SET credits = credits - 3 WHERE id = ${row.id}`;
+  const [dead] = await sql`INSERT INTO server_processes (host, pid, heartbeat_at) VALUES ('gone', 1, now() - interval '1 minute') RETURNING id`;
+  const [live] = await sql`INSERT INTO server_processes (host, pid) VALUES ('here', 2) RETURNING id`;
+  await sql`INSERT INTO credit_reservations (key_id, amount, process_id) VALUES (${row.id}, 2, ${dead.id}), (${row.id}, 1, ${live.id})`;
+  const { settleDeadProcesses } = await import('../billing/processes.ts');
+  await settleDeadProcesses(sql); // the server's own sweep may have come first: either settles it once
+  assert.equal(await balance(key), 299);
+  assert.equal((await sql`SELECT count(*)::int AS n FROM server_processes WHERE id = ${dead.id}`)[0].n, 0);
+  await sql`DELETE FROM credit_reservations WHERE process_id = ${live.id}`;
+  await sql`DELETE FROM server_processes WHERE id = ${live.id}`;
 });

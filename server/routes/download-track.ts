@@ -57,6 +57,7 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
     name: '/download-track',
     cost: 1,
     jsonBody: true,
+    idempotency: 'remade',
     async prepare({ body }): Promise<DownloadRequest> {
       const request = validateDownload(body);
       const track = await deps.tracks.find(request.trackId);

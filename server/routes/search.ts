@@ -29,6 +29,7 @@ export function searchEndpoint(deps: { search: CatalogSearch; secret: string; ba
     name: '/search',
     cost: 1,
     jsonBody: true,
+    idempotency: 'stored',
     async prepare({ body, admission }): Promise<SearchRequest> {
       const request = await validateAgainstCatalog(deps.search.index, body);
       if (request.intent === true && !admission.intentExtraction) {

@@ -18,6 +18,7 @@ export const testPaidEndpoint: Endpoint = {
   name: '/_test/paid',
   cost: 1,
   jsonBody: true,
+  idempotency: 'stored',
   async handle({ body, signal }) {
     await work(body, signal);
     return jsonReply({ ok: true });
@@ -28,6 +29,7 @@ export const testAnswerEndpoint: Endpoint = {
   name: '/_test/answer',
   cost: 1,
   jsonBody: true,
+  idempotency: 'stored',
   async answer({ body, signal }) {
     await work(body, signal);
     return (creditsRemaining) => jsonReply({ ok: true, credits_remaining: creditsRemaining });

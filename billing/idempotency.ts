@@ -1,0 +1,86 @@
+// Idempotency-Key (Stripe's semantics, design.md "Billing"): a client that lost a reply (a crash,
+// a dropped connection) retries with the same key and gets the first reply, charged once.
+//   same key + same request within 24 h: the stored reply, no second charge
+//   same key + a different request: refused ('idempotency_key_reused')
+//   the first request still being worked on: refused ('idempotency_key_in_flight')
+// Only a charged (2xx) reply is kept; a request that fails releases its key, so its retry runs
+// afresh (our failures cost nothing, so re-running them is harmless).
+import crypto from 'node:crypto';
+import type { Sql } from '../db/connect.ts';
+import type { HeldKey, StoredReply } from './ledger.ts';
+import { Refusal } from './refusal.ts';
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+export const IDEMPOTENCY_KEY_HOURS = 24;
+// Visible ASCII only: the key is echoed in messages and compared byte for byte.
+const KEY_PATTERN = /^[\x21-\x7e]+$/;
+
+/** The key as sent, checked; undefined when the header is absent. Throws an 'invalid_idempotency_key' Refusal. */
+export function idempotencyKeyOf(header: string): string | undefined {
+  if (header === '') return undefined;
+  if (header.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new Refusal('invalid_idempotency_key', `Idempotency-Key is ${header.length} characters; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed`);
+  }
+  if (!KEY_PATTERN.test(header)) throw new Refusal('invalid_idempotency_key', 'Idempotency-Key must be visible ASCII characters without spaces (a UUID is a good choice)');
+  return header;
+}
+
+/** SHA-256 of the endpoint and the request body with its object keys sorted (key order is not a difference). */
+export function requestFingerprint(endpoint: string, body: unknown): Buffer {
+  return crypto.createHash('sha256').update(endpoint).update('\n').update(canonicalJson(body)).digest();
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; reply: StoredReply };
+
+/**
+ * Claims the key for this request, or finds what the first request with it left: its reply to
+ * replay, or a refusal (in flight, or used for a different request). A claim older than 24 h is
+ * taken over as if new.
+ */
+export async function claimIdempotencyKey(sql: Sql, keyId: number, held: HeldKey, fingerprint: Buffer, processId: number): Promise<Claim> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const claimed = await sql`
+      INSERT INTO idempotency_keys AS i (key_id, idempotency_key, fingerprint, request_id, process_id)
+      VALUES (${keyId}, ${held.key}, ${fingerprint}, ${held.requestId}, ${processId})
+      ON CONFLICT (key_id, idempotency_key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, request_id = EXCLUDED.request_id, process_id = EXCLUDED.process_id,
+             created_at = now(), status = NULL, content_type = NULL, body = NULL
+       WHERE i.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+      RETURNING 1`;
+    if (claimed.length === 1) return { kind: 'claimed' };
+    const [first] = await sql`
+      SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${held.key}`;
+    if (!first) continue; // released between the two statements: claim again
+    if (!fingerprint.equals(first.fingerprint)) {
+      throw new Refusal('idempotency_key_reused', `Idempotency-Key "${held.key}" was used for a different request in the last ${IDEMPOTENCY_KEY_HOURS} h; use a new key for a new request`);
+    }
+    if (first.status === null) {
+      throw new Refusal('idempotency_key_in_flight', `a request with Idempotency-Key "${held.key}" is still in progress; retry after it has finished`);
+    }
+    return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body } };
+  }
+  throw new Refusal('idempotency_key_in_flight', `Idempotency-Key "${held.key}" is changing hands; retry`);
+}
+
+/** Releases a claim that was not completed (the request was not charged). */
+export async function releaseIdempotencyKey(sql: Sql, keyId: number, held: HeldKey): Promise<void> {
+  await sql`
+    DELETE FROM idempotency_keys
+     WHERE key_id = ${keyId} AND idempotency_key = ${held.key} AND request_id = ${held.requestId} AND status IS NULL`;
+}
+
+/** Deletes keys past their 24 h. */
+export async function pruneIdempotencyKeys(sql: Sql): Promise<number> {
+  const rows = await sql`
+    DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}) RETURNING 1`;
+  return rows.length;
+}

@@ -1,0 +1,159 @@
+// The credit ledger: every statement that moves credits. A paid request's charge, its usage record,
+// its license (downloads) and its Idempotency-Key reply are written by one statement, so a charged
+// credit always has its usage record. Two ways to charge:
+//   - a reply that exists or is being worked out: one batched charge_requests() statement;
+//   - work that writes or can fail late (and any request with an Idempotency-Key, whose stored
+//     reply shows the balance): reserve, work, then commit or refund.
+// A reservation row is the single token of a pending charge, a usage record the token of a final
+// one: settling deletes the token, so nothing is settled or given back twice.
+import type { Sql } from '../db/connect.ts';
+import type { License } from './licenses.ts';
+import { createStatementBatcher } from '../db/statement-batcher.ts';
+
+/** What a paid request's usage record says, written with its charge. */
+export interface UsageFacts {
+  keyId: number;
+  endpoint: string;
+  requestedAt: Date;
+  responseMs: number;
+  requestId: string;
+}
+
+export interface Charge extends UsageFacts {
+  amount: number;
+  license: License | undefined;
+}
+
+export interface Charged {
+  /** The key's balance right after this charge. */
+  credits: number;
+  usageId: number;
+}
+
+export interface Reservation {
+  id: number;
+  keyId: number;
+  amount: number;
+  /** Balance right after this reservation was taken. */
+  creditsRemaining: number;
+}
+
+/** An Idempotency-Key held by a request, released if the request is not charged. */
+export interface HeldKey {
+  key: string;
+  requestId: string;
+}
+
+/** The reply stored under an Idempotency-Key (a body only for replies that are not re-made). */
+export interface StoredReply {
+  status: number;
+  contentType: string | null;
+  body: string | null;
+}
+
+// PostgreSQL type oids of the array parameters.
+const INT8_ARRAY = 1016;
+const INT4_ARRAY = 1007;
+const TEXT_ARRAY = 1009;
+const FLOAT8_ARRAY = 1022;
+const FLOAT4_ARRAY = 1021;
+const TIMESTAMPTZ_ARRAY = 1185;
+
+export interface Charger {
+  /** Resolves with the balance and usage record, or undefined when the balance is too low (nothing written). */
+  charge(charge: Charge): Promise<Charged | undefined>;
+}
+
+/** Charges in batches: one statement and one synchronous commit (one WAL flush) per batch. */
+export function createCharger(sql: Sql): Charger {
+  const batcher = createStatementBatcher<Charge, Charged | undefined>(async (charges) => {
+    const rows = await sql`
+      SELECT * FROM charge_requests(
+        ${sql.array(charges.map((c) => c.keyId), INT8_ARRAY)}, ${sql.array(charges.map((c) => c.amount), INT4_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.trackId ?? null) as any, TEXT_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.durationSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.hitPointSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.license?.clipStartSeconds ?? null) as any, FLOAT8_ARRAY)},
+        ${sql.array(charges.map((c) => c.requestId), TEXT_ARRAY)},
+        ${sql.array(charges.map((c) => c.endpoint), TEXT_ARRAY)},
+        ${sql.array(charges.map((c) => c.requestedAt.toISOString()) as any, TIMESTAMPTZ_ARRAY)},
+        ${sql.array(charges.map((c) => c.responseMs), FLOAT4_ARRAY)})`;
+    const results: (Charged | undefined)[] = charges.map(() => undefined);
+    for (const row of rows) results[row.ord - 1] = { credits: row.credits, usageId: row.usage_id };
+    return results;
+  });
+  return { charge: (charge) => batcher.submit(charge) };
+}
+
+/** Takes `amount` credits from the key for this process, or returns undefined when the balance is too low. */
+export async function reserveCredits(sql: Sql, keyId: number, amount: number, processId: number): Promise<Reservation | undefined> {
+  const [row] = await sql`
+    WITH taken AS (
+      UPDATE api_keys SET credits = credits - ${amount}
+       WHERE id = ${keyId} AND credits >= ${amount}
+       RETURNING id, credits)
+    INSERT INTO credit_reservations (key_id, amount, process_id)
+    SELECT id, ${amount}, ${processId} FROM taken
+    RETURNING id, (SELECT credits FROM taken) AS credits`;
+  if (!row) return undefined;
+  return { id: row.id, keyId, amount, creditsRemaining: row.credits };
+}
+
+/**
+ * Makes a reservation final, in one statement with its usage record, its license and the reply
+ * stored under its Idempotency-Key. Returns the usage record's id, or undefined if the reservation
+ * was already settled (refunded by the sweep of a process thought dead): nothing is written then.
+ */
+export async function commitReservation(
+  sql: Sql, reservation: Reservation, usage: UsageFacts, status: number,
+  license: License | undefined, stored: { held: HeldKey; reply: StoredReply } | undefined,
+): Promise<number | undefined> {
+  const [row] = await sql`
+    WITH settled AS (DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING key_id, amount),
+    licensed AS (
+      INSERT INTO licenses (key_id, track_id, duration_seconds, hit_point_seconds, clip_start_seconds, request_id)
+      SELECT key_id, ${license?.trackId ?? null}::text, ${license?.durationSeconds ?? null}::float8,
+             ${license?.hitPointSeconds ?? null}::float8, ${license?.clipStartSeconds ?? null}::float8, ${usage.requestId}
+        FROM settled WHERE ${license?.trackId ?? null}::text IS NOT NULL),
+    completed AS (
+      UPDATE idempotency_keys i
+         SET status = ${stored?.reply.status ?? null}::smallint, content_type = ${stored?.reply.contentType ?? null}::text,
+             body = ${stored?.reply.body ?? null}::text, process_id = NULL
+        FROM settled s
+       WHERE i.key_id = s.key_id AND i.idempotency_key = ${stored?.held.key ?? null}::text AND i.request_id = ${usage.requestId})
+    INSERT INTO usage_records (key_id, requested_at, endpoint, status_code, credits_consumed, response_time_ms, request_id)
+    SELECT key_id, ${usage.requestedAt}, ${usage.endpoint}, ${status}, amount, ${usage.responseMs}, ${usage.requestId} FROM settled
+    RETURNING id`;
+  return row?.id;
+}
+
+/** Returns reserved credits and releases the request's Idempotency-Key; returns the new balance, or undefined if already settled. */
+export async function refundReservation(sql: Sql, reservation: Reservation, held: HeldKey | undefined): Promise<number | undefined> {
+  const [row] = await sql`
+    WITH settled AS (DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING key_id, amount),
+    released AS (
+      DELETE FROM idempotency_keys i USING settled s
+       WHERE i.key_id = s.key_id AND i.idempotency_key = ${held?.key ?? null}::text AND i.request_id = ${held?.requestId ?? null}::text)
+    UPDATE api_keys k SET credits = k.credits + settled.amount
+      FROM settled WHERE k.id = settled.key_id
+    RETURNING k.credits`;
+  return row?.credits;
+}
+
+/**
+ * Gives back a final charge whose reply never went out (the client left while it was charged, the
+ * answer failed, or the key was refused after an early charge): deletes its usage record (the
+ * token: a second call finds none and returns nothing), its license and its Idempotency-Key, and
+ * returns the credits, in one statement. Returns the key's balance after, or undefined.
+ */
+export async function giveBackCharge(sql: Sql, usageId: number, requestId: string, held: HeldKey | undefined): Promise<number | undefined> {
+  const [row] = await sql`
+    WITH dropped AS (DELETE FROM usage_records WHERE id = ${usageId} RETURNING key_id, credits_consumed),
+    unlicensed AS (DELETE FROM licenses l USING dropped d WHERE l.request_id = ${requestId} AND l.key_id = d.key_id),
+    released AS (
+      DELETE FROM idempotency_keys i USING dropped d
+       WHERE i.key_id = d.key_id AND i.idempotency_key = ${held?.key ?? null}::text AND i.request_id = ${requestId})
+    UPDATE api_keys a SET credits = a.credits + d.credits_consumed FROM dropped d WHERE a.id = d.key_id
+    RETURNING a.credits`;
+  return row?.credits;
+}

@@ -1,0 +1,34 @@
+// Any error a request can end with, as the API's reply: ours (ApiError), billing's refusals, a
+// database that cannot be reached (503 with Retry-After: nothing was charged), a client that left,
+// and anything else (500, logged).
+import { ApiError } from './api-error.ts';
+import { ClientGone } from './client-watch.ts';
+import { errorReply, internalErrorReply, type Reply } from './reply.ts';
+import { refusalError } from './refusal-error.ts';
+import { Refusal } from '../../billing/refusal.ts';
+import { isDatabaseUnavailable } from '../../db/failures.ts';
+
+// Long enough for a restarting database, short enough that a client's retry finds it back.
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+export type Log = (message: string, err?: unknown) => void;
+
+export function errorReplyFor(err: unknown, requestId: string, log: Log): Reply {
+  if (err instanceof ApiError) return errorReply(err, requestId);
+  if (err instanceof Refusal) return errorReply(refusalError(err), requestId);
+  if (err instanceof ClientGone) return errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
+  if (isDatabaseUnavailable(err)) {
+    log(`request ${requestId}: database unavailable: ${(err as Error).message}`);
+    return errorReply(databaseUnavailable(), requestId);
+  }
+  log(`request ${requestId}: internal error`, err);
+  return internalErrorReply(requestId);
+}
+
+export function databaseUnavailable(): ApiError {
+  const seconds = DATABASE_RETRY_AFTER_SECONDS;
+  return new ApiError(503, 'service_unavailable', `the database is unavailable; nothing was charged; retry after ${seconds} s`, {
+    headers: { 'Retry-After': String(seconds) },
+    body: { retry_after: seconds },
+  });
+}
