@@ -17,7 +17,15 @@ import { ingestSignals } from './support/ingest.ts';
 
 // The paid routes, each with the body of one request. The real ones need a track: it is ingested
 // into one catalog store that both processes read.
-const ROUTES: { name: string; path: string; body: (trackId: string) => object }[] = [
+interface PaidRoute {
+  name: string;
+  path: string | ((trackId: string) => string);
+  body?: (trackId: string) => object;
+  /** Each request carries its own Idempotency-Key (claimed, then charged through a reservation). */
+  keyed?: boolean;
+}
+
+const ROUTES: PaidRoute[] = [
   // /_test/paid reserves, works, then commits; /_test/answer is charged while it is answered, as
   // search is, and for a key the process admitted moments ago before its admission is counted.
   { name: '/_test/paid', path: '/_test/paid', body: () => ({ delay_ms: 5 }) },
@@ -26,6 +34,8 @@ const ROUTES: { name: string; path: string; body: (trackId: string) => object }[
   { name: '/download-track (full track)', path: '/download-track', body: (id) => ({ track_id: id }) },
   // Identical clips: each process runs one engine job, then serves its cache (the batched charge).
   { name: '/download-track (10 s clip)', path: '/download-track', body: (id) => ({ track_id: id, duration_seconds: 10 }) },
+  { name: '/search with an Idempotency-Key each', path: '/search', body: () => ({ query: 'race track' }), keyed: true },
+  { name: '/tracks/{id}/similar', path: (id) => `/tracks/${id}/similar` },
 ];
 
 async function ingestOneTrack(sql: ReturnType<typeof connectSql>, storeDir: string): Promise<string> {
@@ -51,7 +61,8 @@ test(`200 simultaneous ${route.name} requests over two processes against 50 cred
   try {
     // Both processes migrate the same fresh database at once (advisory lock).
     await Promise.all(dataDirs.map(async (dir) => servers.push(await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dir, ENABLE_TEST_ROUTES: '1', DEMO_TRACKS: '0' }))));
-    const trackId = route.path.startsWith('/_test') ? '' : await ingestOneTrack(sql, storeDir);
+    const trackId = route.name.startsWith('/_test') ? '' : await ingestOneTrack(sql, storeDir);
+    const routePath = typeof route.path === 'string' ? route.path : route.path(trackId);
     const { key, id } = await createApiKey(sql, { name: 'race', tier: 'pro' });
     // Each process has admitted the key before (a free request), as a busy client's would have.
     for (const server of servers) assert.equal((await fetch(`${server.base}${API}/me`, { headers: { authorization: `Bearer ${key}` } })).status, 200);
@@ -68,10 +79,14 @@ test(`200 simultaneous ${route.name} requests over two processes against 50 cred
 
     const responses = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
-        fetch(`${servers[i % 2].base}${API}${route.path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify(route.body(trackId)),
+        fetch(`${servers[i % 2].base}${API}${routePath}`, {
+          method: route.body ? 'POST' : 'GET',
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(route.body ? { 'content-type': 'application/json' } : {}),
+            ...(route.keyed ? { 'idempotency-key': `race-${i}` } : {}),
+          },
+          body: route.body ? JSON.stringify(route.body(trackId)) : undefined,
         }).then(async (r) => ({ status: r.status, credits: Number(r.headers.get('x-credits-remaining')), body: Buffer.from(await r.arrayBuffer()) })),
       ),
     );
@@ -105,7 +120,7 @@ test(`200 simultaneous ${route.name} requests over two processes against 50 cred
     const [usage] = await sql`
       SELECT count(*)::int AS total, count(*) FILTER (WHERE credits_consumed = 1)::int AS charged,
              count(*) FILTER (WHERE status_code = 200)::int AS ok
-        FROM usage_records WHERE key_id = ${id} AND endpoint = ${route.path}`;
+        FROM usage_records WHERE key_id = ${id} AND endpoint = ${typeof route.path === 'string' ? route.path : route.name}`;
     assert.deepEqual(usage, { total: 200, charged: 50, ok: 50 });
   } finally {
     await stopLeftovers(servers);
