@@ -2,7 +2,8 @@
 import uws from 'uWebSockets.js';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { ApiError } from './api-error.ts';
-import { endpointHandler, type Endpoint, type EndpointDeps } from './endpoint.ts';
+import type { Endpoint, EndpointDeps } from './endpoint.ts';
+import { endpointHandler } from './endpoint-handler.ts';
 import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
 import { newRequestId } from './request-id.ts';
 

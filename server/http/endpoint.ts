@@ -1,15 +1,10 @@
-// What an API endpoint is, and the uWS handler that reads a request and hands it to the pipeline
-// (pipeline.ts: admit -> parse -> claim -> charge or reserve -> work -> settle -> send -> record).
-import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+// What an API endpoint is, and what the request pipeline needs (pipeline.ts; the uWS handler that
+// feeds it is endpoint-handler.ts).
 import type { Admission, Admitter } from '../../billing/admission.ts';
 import type { LedgerDeps } from '../../billing/bill.ts';
 import type { UsageLog } from '../../billing/usage-log.ts';
-import { readBody } from './body.ts';
-import { watchClient } from './client-watch.ts';
-import { newRequestId } from './request-id.ts';
 import type { Reply } from './reply.ts';
 import type { InFlight } from './in-flight.ts';
-import { runPipeline } from './pipeline.ts';
 import type { Log } from './error-reply.ts';
 
 export interface RouteContext {
@@ -65,27 +60,4 @@ export interface EndpointDeps {
   usage: UsageLog;
   inFlight: InFlight;
   log: Log;
-}
-
-export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
-  return (res: HttpResponse, req: HttpRequest): void => {
-    const startedAt = performance.now();
-    const requestedAt = new Date();
-    const requestId = newRequestId();
-    const client = watchClient(res);
-
-    // Everything from req must be read now: it is invalid after the first await.
-    const authorization = req.getHeader('authorization');
-    const idempotencyHeader = endpoint.idempotency ? req.getHeader('idempotency-key') : '';
-    const query = new URLSearchParams(req.getQuery() ?? '');
-    const params: string[] = [];
-    for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client) : undefined;
-    body?.catch(() => {}); // consumed by the pipeline; avoids an unhandled rejection if auth fails first
-
-    const done = deps.inFlight.begin();
-    runPipeline(deps, endpoint, res, { authorization, idempotencyHeader, query, params, body, requestId, client, startedAt, requestedAt })
-      .catch((err) => deps.log(`request ${requestId} failed while responding`, err))
-      .finally(done);
-  };
 }

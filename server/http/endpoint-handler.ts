@@ -1,0 +1,31 @@
+// The uWS handler of an API endpoint: reads everything it needs from the request at once (uWS
+// invalidates req at the first await) and hands it to the pipeline (pipeline.ts).
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Endpoint, EndpointDeps } from './endpoint.ts';
+import { readBody } from './body.ts';
+import { watchClient } from './client-watch.ts';
+import { newRequestId } from './request-id.ts';
+import { runPipeline } from './pipeline.ts';
+
+export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const startedAt = performance.now();
+    const requestedAt = new Date();
+    const requestId = newRequestId();
+    const client = watchClient(res);
+
+    // Everything from req must be read now: it is invalid after the first await.
+    const authorization = req.getHeader('authorization');
+    const idempotencyHeader = endpoint.idempotency ? req.getHeader('idempotency-key') : '';
+    const query = new URLSearchParams(req.getQuery() ?? '');
+    const params: string[] = [];
+    for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client) : undefined;
+    body?.catch(() => {}); // consumed by the pipeline; avoids an unhandled rejection if auth fails first
+
+    const done = deps.inFlight.begin();
+    runPipeline(deps, endpoint, res, { authorization, idempotencyHeader, query, params, body, requestId, client, startedAt, requestedAt })
+      .catch((err) => deps.log(`request ${requestId} failed while responding`, err))
+      .finally(done);
+  };
+}
