@@ -18,11 +18,25 @@ export function errorReplyFor(err: unknown, requestId: string, log: Log): Reply 
   if (err instanceof Refusal) return errorReply(refusalError(err), requestId);
   if (err instanceof ClientGone) return errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
   if (isDatabaseUnavailable(err)) {
-    log(`request ${requestId}: database unavailable: ${(err as Error).message}`);
+    noteUnavailable(log, requestId, err as Error);
     return errorReply(databaseUnavailable(), requestId);
   }
   log(`request ${requestId}: internal error`, err);
   return internalErrorReply(requestId);
+}
+
+// During an outage every request fails the same way: one line per interval, with the count.
+const UNAVAILABLE_LOG_INTERVAL_MS = 5_000;
+let unavailableSince = 0;
+let unavailableCount = 0;
+
+function noteUnavailable(log: Log, requestId: string, err: Error): void {
+  unavailableCount += 1;
+  const now = Date.now();
+  if (now - unavailableSince < UNAVAILABLE_LOG_INTERVAL_MS) return;
+  log(`request ${requestId}: database unavailable (${err.message}); ${unavailableCount} requests answered 503 since the last report`);
+  unavailableSince = now;
+  unavailableCount = 0;
 }
 
 export function databaseUnavailable(): ApiError {
