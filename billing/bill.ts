@@ -64,19 +64,6 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
   let held: HeldKey | undefined;
   let completed = false;
 
-  const usage = (keyId: number): UsageFacts => ({
-    keyId, endpoint: facts.endpoint, requestedAt: facts.requestedAt, responseMs: performance.now() - facts.startedAt, requestId: facts.requestId,
-  });
-  /** Runs a settling statement; if it fails, it is retried later (see settle-later.ts) and the failure still reported. */
-  async function settling<T>(what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      deps.later.add(`request ${facts.requestId}: ${what}`, run);
-      throw err;
-    }
-  }
-
   const bill: Bill = {
     keyId: 0,
     get charging() {
@@ -112,7 +99,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       const committing = reservation!;
       reservation = undefined;
       try {
-        usageId = await commitReservation(deps.sql, committing, usage(bill.keyId), status, license, kept);
+        usageId = await commitReservation(deps.sql, committing, usageFacts(facts, bill.keyId), status, license, kept);
       } catch (err) {
         // Committed or not, a refund settles it: it finds no reservation if the commit went through.
         deps.later.add(`request ${facts.requestId}: refund after a failed commit`, () => refundReservation(deps.relaxedSql, committing, held));
@@ -126,7 +113,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       reservation = undefined;
       const releasing = held;
       held = undefined; // released with the refund
-      return settling('refund', () => refundReservation(deps.relaxedSql, refunding, releasing));
+      return settling(deps, facts, 'refund', () => refundReservation(deps.relaxedSql, refunding, releasing));
     },
     async giveBack() {
       if (usageId === undefined) return undefined;
@@ -135,7 +122,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       const releasing = held;
       held = undefined; // released with the charge
       completed = false;
-      return settling('give-back', () => giveBackCharge(deps.sql, id, facts.requestId, releasing));
+      return settling(deps, facts, 'give-back', () => giveBackCharge(deps.sql, id, facts.requestId, releasing));
     },
     async claim(idempotencyKey, fingerprint) {
       const wanted = { key: idempotencyKey, requestId: facts.requestId };
@@ -148,8 +135,24 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       const releasing = held;
       held = undefined;
       const keyId = bill.keyId;
-      await settling('release of its Idempotency-Key', () => releaseIdempotencyKey(deps.relaxedSql, keyId, releasing));
+      await settling(deps, facts, 'release of its Idempotency-Key', () => releaseIdempotencyKey(deps.relaxedSql, keyId, releasing));
     },
   };
   return bill;
+}
+
+// Module functions, not closures made per request: tsx (esbuild keepNames) names every closure
+// made on a request's path with an Object.defineProperty call (see server/http/client-watch.ts).
+function usageFacts(facts: BillFacts, keyId: number): UsageFacts {
+  return { keyId, endpoint: facts.endpoint, requestedAt: facts.requestedAt, responseMs: performance.now() - facts.startedAt, requestId: facts.requestId };
+}
+
+/** Runs a settling statement; if it fails, it is retried later (settle-later.ts) and the failure still reported. */
+async function settling<T>(deps: LedgerDeps, facts: BillFacts, what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    deps.later.add(`request ${facts.requestId}: ${what}`, run);
+    throw err;
+  }
 }
