@@ -17,7 +17,7 @@ const DEMO_TRACKS = 3;
 const CLIP_SECONDS = 30;
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 // DOWNLOAD_PARTS=cached (comma list of engine, uncached, cached, full) runs only those parts.
-const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,full').split(','));
+const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,idempotent,full').split(','));
 
 interface Track {
   id: string;
@@ -27,17 +27,20 @@ interface Track {
   analysis: Buffer;
 }
 
-function fire(url: string, connections: number, keys: string[], body: () => object, seconds = RUN_SECONDS): Promise<LoadResult> {
+let idempotencyKeys = 0;
+
+/** `idempotent`: every request carries a new Idempotency-Key (a first request each time, never a replay). */
+function fire(url: string, connections: number, keys: string[], body: () => object, seconds = RUN_SECONDS, idempotent = false): Promise<LoadResult> {
   let n = 0;
   return load({
     url,
     connections,
     seconds,
-    request: () => ({
-      method: 'POST',
-      headers: { authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body()),
-    }),
+    request: () => {
+      const headers: Record<string, string> = { authorization: `Bearer ${keys[n++ % keys.length]}`, 'content-type': 'application/json' };
+      if (idempotent) headers['idempotency-key'] = `bench-${process.pid}-${idempotencyKeys++}`;
+      return { method: 'POST', headers, body: JSON.stringify(body()) };
+    },
   });
 }
 
@@ -122,6 +125,25 @@ export async function benchDownload(): Promise<string> {
             bare.stop();
           }
         }
+      }
+      if (PARTS.has('idempotent')) {
+        // The cost of an Idempotency-Key on every paid request: the same cached 10 s clip with and
+        // without a new key per request, alternating in each round. With a key, a request claims
+        // it and is charged through a reservation (its reply is kept), two more round trips.
+        const fixed = { track_id: tracks[0].id, duration_seconds: 10 };
+        await fire(url, 64, keys, () => fixed, 2, true);
+        const rounds = await inRounds(async () => {
+          await fire(url, 64, keys, () => fixed, 2);
+          const plain = await fire(url, 64, keys, () => fixed);
+          const keyed = await fire(url, 64, keys, () => fixed, RUN_SECONDS, true);
+          return { plain, keyed };
+        });
+        for (const [i, { plain, keyed }] of rounds.entries()) {
+          lines.push(`${i + 1}: cached 10 s clip, 64 conn, no key: ${Math.round(plain.perSecond)} req/s, p50 ${plain.p50} ms, p99 ${plain.p99} ms (non-2xx ${plain.non2xx}); ` +
+            `a new Idempotency-Key each: ${Math.round(keyed.perSecond)} req/s, p50 ${keyed.p50} ms, p99 ${keyed.p99} ms (non-2xx ${keyed.non2xx})`);
+        }
+        lines.push(`median of ${ROUNDS} rounds, Idempotency-Key on every request: ${Math.round(median(rounds, (r) => r.keyed.perSecond))} req/s vs ${Math.round(median(rounds, (r) => r.plain.perSecond))} without, ` +
+          `ratio ${median(rounds, (r) => r.keyed.perSecond / r.plain.perSecond).toFixed(2)}; p50 ${median(rounds, (r) => r.keyed.p50)} ms vs ${median(rounds, (r) => r.plain.p50)} ms`);
       }
       if (PARTS.has('full')) {
         const full = await fire(url, 16, keys, () => ({ track_id: tracks[0].id }));

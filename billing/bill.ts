@@ -4,7 +4,7 @@
 import type { Sql } from '../db/connect.ts';
 import type { License } from './licenses.ts';
 import {
-  commitReservation, giveBackCharge, refundReservation, reserveCredits,
+  commitReservation, giveBackCharge, refundReservation, reserveCredits, storeReplyBody,
   type Charged, type Charger, type HeldKey, type Reservation, type StoredReply, type UsageFacts,
 } from './ledger.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey, type Claim } from './idempotency.ts';
@@ -39,8 +39,13 @@ export interface Bill {
   readonly reserved: boolean;
   /** Credits this request has been finally charged (0 or the cost). */
   readonly amountCharged: number;
-  /** Starts the one-statement charge of a reply that exists or is being worked out (once; never for a free endpoint). */
+  /**
+   * Starts the one-statement charge of a reply that exists or is being worked out (once; never for
+   * a free endpoint). It completes the Idempotency-Key the request holds.
+   */
   charge(license?: License): void;
+  /** Keeps the body of a reply whose batched charge completed the request's Idempotency-Key. */
+  keepBody(reply: StoredReply): Promise<void>;
   /** The balance after the batched charge, or undefined when the balance was too low (nothing charged). */
   charged(): Promise<number | undefined>;
   /** Reserves the cost; the balance after, or undefined when too low. */
@@ -80,7 +85,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       // Field by field: object spreads on this path showed in profiles (see admission.ts).
       charging = deps.charger.charge({
         keyId: bill.keyId, endpoint: facts.endpoint, requestedAt: facts.requestedAt, responseMs: performance.now() - facts.startedAt,
-        requestId: facts.requestId, amount: facts.cost, license,
+        requestId: facts.requestId, amount: facts.cost, license, idempotencyKey: held?.key,
       });
       charging.catch(() => {}); // awaited by charged(); failing before that must not end the process
     },
@@ -88,7 +93,11 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       const result = await charging;
       if (!result) return undefined;
       usageId = result.usageId;
+      completed = held !== undefined;
       return result.credits;
+    },
+    async keepBody(reply) {
+      if (held && completed) await storeReplyBody(deps.relaxedSql, bill.keyId, held, reply);
     },
     async reserve() {
       reservation = await reserveCredits(deps.relaxedSql, bill.keyId, facts.cost, deps.processId);

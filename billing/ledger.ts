@@ -2,8 +2,7 @@
 // its license (downloads) and its Idempotency-Key reply are written by one statement, so a charged
 // credit always has its usage record. Two ways to charge:
 //   - a reply that exists or is being worked out: one batched charge_requests() statement;
-//   - work that writes or can fail late (and any request with an Idempotency-Key, whose stored
-//     reply shows the balance): reserve, work, then commit or refund.
+//   - work that writes or can fail late: reserve, work, then commit or refund.
 // A reservation row is the single token of a pending charge, a usage record the token of a final
 // one: settling deletes the token, so nothing is settled or given back twice.
 import type { Sql } from '../db/connect.ts';
@@ -22,6 +21,8 @@ export interface UsageFacts {
 export interface Charge extends UsageFacts {
   amount: number;
   license: License | undefined;
+  /** The Idempotency-Key the request holds: the charge completes it (status 200, no body yet). */
+  idempotencyKey: string | undefined;
 }
 
 export interface Charged {
@@ -77,7 +78,8 @@ export function createCharger(sql: Sql): Charger {
         ${sql.array(charges.map((c) => c.requestId), TEXT_ARRAY)},
         ${sql.array(charges.map((c) => c.endpoint), TEXT_ARRAY)},
         ${sql.array(charges.map((c) => c.requestedAt.toISOString()) as any, TIMESTAMPTZ_ARRAY)},
-        ${sql.array(charges.map((c) => c.responseMs), FLOAT4_ARRAY)})`;
+        ${sql.array(charges.map((c) => c.responseMs), FLOAT4_ARRAY)},
+        ${sql.array(charges.map((c) => c.idempotencyKey ?? null) as any, TEXT_ARRAY)})`;
     const results: (Charged | undefined)[] = charges.map(() => undefined);
     for (const row of rows) results[row.ord - 1] = { credits: row.credits, usageId: row.usage_id };
     return results;
@@ -125,6 +127,13 @@ export async function commitReservation(
     SELECT key_id, ${usage.requestedAt}, ${usage.endpoint}, ${status}, amount, ${usage.responseMs}, ${usage.requestId} FROM settled
     RETURNING id`;
   return row?.id;
+}
+
+/** Stores the body of a reply whose batched charge completed its Idempotency-Key (until then a replay re-makes it). */
+export async function storeReplyBody(sql: Sql, keyId: number, held: HeldKey, reply: StoredReply): Promise<void> {
+  await sql`
+    UPDATE idempotency_keys SET content_type = ${reply.contentType}, body = ${reply.body}
+     WHERE key_id = ${keyId} AND idempotency_key = ${held.key} AND request_id = ${held.requestId}`;
 }
 
 /** Returns reserved credits and releases the request's Idempotency-Key; returns the new balance, or undefined if already settled. */

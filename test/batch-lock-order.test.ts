@@ -45,7 +45,8 @@ test('concurrent admission and charge batches over the same keys, in any order, 
       ${sql.array(batch.map(() => null) as any, 1009)}, ${sql.array(batch.map(() => null) as any, 1022)},
       ${sql.array(batch.map(() => null) as any, 1022)}, ${sql.array(batch.map(() => null) as any, 1022)},
       ${sql.array(batch.map((_, i) => `lock-${n}-${i}`), 1009)}, ${sql.array(batch.map(() => '/lock'), 1009)},
-      ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)}, ${sql.array(batch.map(() => 1), 1021)})`;
+      ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)}, ${sql.array(batch.map(() => 1), 1021)},
+      ${sql.array(batch.map(() => null) as any, 1009)})`;
   const statements = [];
   let charges = 0;
   for (let n = 0; n < 240; n++) {

@@ -169,8 +169,6 @@ async function chargeAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits
   if (work.idempotencyKey !== undefined) {
     const claim = await bill.claim(work.idempotencyKey, requestFingerprint(endpoint.name, work.ctx.body));
     if (claim.kind === 'replay') return { reply: await replay(endpoint, work, claim.reply, credits) };
-    // The reply kept under the key shows the balance, so the charge is taken first: a reservation.
-    return reserveAndWork(endpoint, work, bill, credits);
   }
   if (work.cached) {
     bill.charge(work.cached.license);
@@ -234,6 +232,9 @@ async function settle(
       } else {
         credits = balance;
         reply = served.afterCharge(balance);
+        const stored = endpoint.idempotency === 'stored' ? storedReplyOf(endpoint, reply) : undefined;
+        // Not kept (the database just went away): a replay makes the reply again instead.
+        if (stored) await bill.keepBody(stored).catch((err) => deps.log(`request ${requestId}: reply body not kept for its Idempotency-Key`, err));
       }
     } else if (bill.reserved) {
       credits = served?.reservedCredits ?? credits;
