@@ -2,6 +2,8 @@
 import postgres from 'postgres';
 import { APPLICATION_NAME, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
+import { limitConnectionWaits } from './connection-wait.ts';
+import { openSocket, type SocketTarget } from './socket.ts';
 
 export type Sql = postgres.Sql;
 
@@ -20,12 +22,67 @@ export interface Database {
   close(): Promise<void>;
 }
 
+// Every wait is bounded, so that a request learns within its 2 s budget that the database is gone
+// (503, db/failures.ts), and the pool comes back by itself when the database does.
+//
+// A connect, including SCRAM authentication, takes 5-40 ms here; a connect not done in 1 s is to a
+// host that does not answer, and leaves time in the budget to say so.
+const CONNECT_TIMEOUT_S = 1;
+// Longest a statement waits for a connection (db/connection-wait.ts). Above a reconnect backoff
+// plus CONNECT_TIMEOUT_S, so a statement given to a reconnecting connection is settled by that
+// connection; and with db/failures.ts's retry (a first failure within 0.5 s, a 0.1 s pause) a
+// request still answers within 2 s.
+const CONNECTION_WAIT_MS = 1_250;
+// Wait before a closed connection connects again, doubling with the pool's failures in a row
+// (postgres.js counts them per pool, and resets on a connect). Its default grows to 20 s: requests
+// then waited up to 15 s during an outage, and connections kept waiting out backoffs for as long
+// after it. 0.2 s at most costs a refusing server 16 connects per pool every 0.2 s.
+const RECONNECT_FIRST_S = 0.01;
+const RECONNECT_MAX_S = 0.2;
+// An idle connection is closed after a minute: the server's memory back after a burst, and fewer
+// connections sitting on a path a firewall may cut without telling anyone.
+const IDLE_TIMEOUT_S = 60;
+// Connections are replaced after 25-35 minutes (at random, so not all at once): a backend's caches
+// of prepared statements and catalog entries only grow.
+const MAX_LIFETIME_S = { min: 25 * 60, max: 35 * 60 };
+// Closing waits this long for statements still running, then drops the connections. By then the
+// service has drained its requests and flushed usage; what remains is a housekeeping statement, or
+// a connection that died under a statement during an outage, which postgres.js 3.4.9 keeps as still
+// running, so that sql.end() waited out its whole timeout (was 5 s) at every shutdown after one.
+const CLOSE_TIMEOUT_S = 0.5;
+// postgres.js 3.4.9 sends small writes on the next turn, and a connection that dies with such a
+// write pending keeps it (and its timer, cleared but not reset) for good: every later connect of
+// that connection buffers its startup message behind it and never sends it, so it ends in
+// CONNECT_TIMEOUT, again and again, until about a kilobyte has piled up (minutes at the default
+// 30 s timeout). A write of 1 KiB or more is sent at once, stale bytes first: so a startup message
+// padded to that size, with a custom setting nothing reads, is never held back, and a connection
+// left with stale bytes sends them with it. The server then refuses that connect before any
+// authentication (the stale bytes, a message type letter first, read as an impossible packet
+// length), and the connection's next connect, now clean, succeeds: one refused connect instead of
+// minutes of timeouts. See test/connection-wait.test.ts.
+const STARTUP_PADDING = { 'music_licensing.startup_padding': 'x'.repeat(1024) };
+
+function reconnectDelaySeconds(failuresInARow: number): number {
+  const jitter = 0.5 + Math.random() / 2; // connections of a pool do not all retry at once
+  return Math.min(RECONNECT_FIRST_S * 2 ** failuresInARow, RECONNECT_MAX_S) * jitter;
+}
+
+function lifetimeSeconds(): number {
+  return MAX_LIFETIME_S.min + Math.random() * (MAX_LIFETIME_S.max - MAX_LIFETIME_S.min);
+}
+
+export interface ConnectOptions {
+  synchronousCommit?: boolean;
+  /** Longest a statement waits for a connection; tests set it shorter. */
+  connectionWaitMs?: number;
+}
+
 /**
  * `url` may name a Unix socket directory as libpq does, `?host=/dir` (postgres.js itself only
  * takes a socket as an option): the embedded server is reached that way, since over loopback TCP
  * the sender pays for the receiver's network stack too.
  */
-export function connectSql(url: string, max = 16, options: { synchronousCommit?: boolean } = {}): Sql {
+export function connectSql(url: string, max = 16, options: ConnectOptions = {}): Sql {
   const parsed = new URL(url);
   const socketDir = parsed.searchParams.get('host');
   let socket: string | undefined;
@@ -33,18 +90,32 @@ export function connectSql(url: string, max = 16, options: { synchronousCommit?:
     socket = `${socketDir}/.s.PGSQL.${parsed.port || 5432}`;
     parsed.searchParams.delete('host');
   }
-  return postgres(parsed.toString(), {
+  const sql = postgres(parsed.toString(), {
     ...(socket ? { path: socket } : {}),
     max,
+    // Documented by postgres.js, missing from its types. See db/socket.ts.
+    ...{ socket: (target: SocketTarget) => openSocket(target) },
+    connect_timeout: CONNECT_TIMEOUT_S,
+    backoff: reconnectDelaySeconds,
+    idle_timeout: IDLE_TIMEOUT_S,
+    // Typed as a number, but postgres.js also takes a function, called once per connection.
+    max_lifetime: lifetimeSeconds as unknown as number,
     onnotice: () => {},
     connection: {
       TimeZone: 'UTC',
       application_name: APPLICATION_NAME,
       ...(options.synchronousCommit === false ? { synchronous_commit: 'off' } : {}),
+      ...STARTUP_PADDING,
     },
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
     types: { int8: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
+  return limitConnectionWaits(sql, options.connectionWaitMs ?? CONNECTION_WAIT_MS);
+}
+
+/** Ends a pool without waiting long for statements still running (see CLOSE_TIMEOUT_S). */
+export function endSql(sql: Sql): Promise<void> {
+  return sql.end({ timeout: CLOSE_TIMEOUT_S });
 }
 
 export interface OpenDatabaseOptions {
@@ -66,7 +137,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   try {
     await migrate(sql);
   } catch (err) {
-    await Promise.all([sql.end({ timeout: 1 }), relaxedSql.end({ timeout: 1 })]);
+    await Promise.all([endSql(sql), endSql(relaxedSql)]);
     await embedded?.stop();
     throw err;
   }
@@ -75,7 +146,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     relaxedSql,
     embedded: embedded !== undefined,
     async close() {
-      await Promise.all([sql.end({ timeout: 5 }), relaxedSql.end({ timeout: 5 })]);
+      await Promise.all([endSql(sql), endSql(relaxedSql)]);
       await embedded?.stop();
     },
   };
