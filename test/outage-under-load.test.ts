@@ -47,13 +47,15 @@ interface Outcome {
   status: number;
   code?: string;
   retryAfter: string | null;
+  /** The key was admitted (the reply has the rate-limit headers): the request has a usage record. */
+  admitted: boolean;
 }
 
 type Phase = 'before' | 'down' | 'recovering' | 'after';
 
 async function send(base: string, key: string, request: (typeof REQUESTS)[number], startedAt: number): Promise<Outcome> {
   const t0 = performance.now();
-  const outcome: Outcome = { path: request.path, paid: request.paid, at: t0 - startedAt, ms: 0, status: 0, retryAfter: null };
+  const outcome: Outcome = { path: request.path, paid: request.paid, at: t0 - startedAt, ms: 0, status: 0, retryAfter: null, admitted: false };
   try {
     const response = await fetch(`${base}${API}${request.path}`, {
       method: request.method,
@@ -64,6 +66,7 @@ async function send(base: string, key: string, request: (typeof REQUESTS)[number
     const text = await response.text();
     outcome.status = response.status;
     outcome.retryAfter = response.headers.get('retry-after');
+    outcome.admitted = response.headers.has('x-ratelimit-limit');
     try {
       outcome.code = JSON.parse(text).code;
     } catch {}
@@ -186,6 +189,10 @@ test('PostgreSQL stopped for 5 s under steady load: 503 + Retry-After within 2.5
     // [pipeline] Charged exactly the paid replies that succeeded: nothing twice, nothing for a 503.
     assert.equal(initialCredits - credits, paidOk, `balance ${credits} of ${initialCredits} after ${paidOk} paid 2xx replies (pending reservations: ${JSON.stringify(pending)})`);
     assert.equal(usage.charged, paidOk, 'every charge has its usage record');
+    // [pipeline] A 503 after the key was admitted (from its lease, in memory) is in the usage
+    // records once the database is back; one refused before that has no key to belong to (logged).
+    const admittedFailures = failures.filter((o) => o.admitted).length;
+    assert.equal(usage.unavailable, admittedFailures, 'admitted requests that got a 503 are recorded');
   } finally {
     await stopLeftovers([server]);
     await pg.destroy();
