@@ -32,7 +32,7 @@ const CONNECT_TIMEOUT_S = 1;
 // plus CONNECT_TIMEOUT_S, so a statement given to a reconnecting connection is settled by that
 // connection; and with db/failures.ts's retry (a first failure within 0.5 s, a 0.1 s pause) a
 // request still answers within 2 s.
-const CONNECTION_WAIT_MS = 1_250;
+export const SERVER_CONNECTION_WAIT_MS = 1_250;
 // Wait before a closed connection connects again, doubling with the pool's failures in a row
 // (postgres.js counts them per pool, and resets on a connect). Its default grows to 20 s: requests
 // then waited up to 15 s during an outage, and connections kept waiting out backoffs for as long
@@ -73,7 +73,10 @@ function lifetimeSeconds(): number {
 
 export interface ConnectOptions {
   synchronousCommit?: boolean;
-  /** Longest a statement waits for a connection; tests set it shorter. */
+  /**
+   * Longest a statement waits for a connection (the server's pools: SERVER_CONNECTION_WAIT_MS).
+   * Unset: as long as it takes, for tools and bulk work, whose statements may queue behind long ones.
+   */
   connectionWaitMs?: number;
 }
 
@@ -110,7 +113,7 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
     types: { int8: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
-  return limitConnectionWaits(sql, options.connectionWaitMs ?? CONNECTION_WAIT_MS);
+  return limitConnectionWaits(sql, options.connectionWaitMs ?? Infinity);
 }
 
 /** Ends a pool without waiting long for statements still running (see CLOSE_TIMEOUT_S). */
@@ -127,13 +130,15 @@ export interface OpenDatabaseOptions {
    * close(). Tools leave it off: a tool that attached to a running database never stops it.
    */
   adoptOrphan?: boolean;
+  /** The API server: bounded waits for a connection (see ConnectOptions.connectionWaitMs). */
+  connectionWaitMs?: number;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const embedded = options.databaseUrl ? undefined : await startEmbeddedPostgres(options.dataDir, { adoptOrphan: options.adoptOrphan ?? false });
   const url = options.databaseUrl ?? embedded!.url;
-  const sql = connectSql(url, options.maxConnections);
-  const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false });
+  const sql = connectSql(url, options.maxConnections, { connectionWaitMs: options.connectionWaitMs });
+  const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false, connectionWaitMs: options.connectionWaitMs });
   try {
     await migrate(sql);
   } catch (err) {

@@ -52,7 +52,7 @@ const HARMLESS_STATEMENT = ['select 1 where false'];
 
 /**
  * Returns `sql` with every statement made by it (tagged or unsafe, including sql.begin's BEGIN)
- * waiting at most `waitMs` for a connection. Statements inside a transaction run on its connection
+ * waiting at most `waitMs` for a connection (Infinity: no limit, re-submission only). Statements inside a transaction run on its connection
  * and never wait; sql.listen has a connection of its own.
  */
 export function limitConnectionWaits(sql: postgres.Sql, waitMs: number): postgres.Sql {
@@ -86,12 +86,13 @@ function watchWait(query: WaitingQuery): void {
   const reject = query.reject;
   const deadline = performance.now() + waitMs;
   let answered = false;
-  const timer = setTimeout(() => {
+  // No limit (Infinity: tools and bulk work): only the re-submission below.
+  const timer = Number.isFinite(waitMs) ? setTimeout(() => {
     if (answered || query.state !== null) return; // a connection took it: how long it runs is not a wait
     answered = true;
     reject(connectionWaitTimeout(waitMs));
     neutralize(query);
-  }, waitMs);
+  }, waitMs) : undefined;
   const stop = () => clearTimeout(timer);
   query.then(stop, stop);
   query.reject = (err) => {

@@ -95,7 +95,7 @@ export function isSafeToRetry(err: unknown): boolean {
 
 // A retry is for a fault that is already over: a connection that died earlier, a server that is
 // back. A first attempt that took longer than this was waiting on an outage, and a second wait
-// (db/connect.ts: CONNECTION_WAIT_MS) would take the request past its 2 s budget.
+// (db/connect.ts: SERVER_CONNECTION_WAIT_MS) would take the request past its 2 s budget.
 const RETRY_ONLY_WITHIN_MS = 500;
 // Time for the pool to reconnect (db/connect.ts: reconnect backoff up to 0.2 s) or for a server
 // that was starting up to finish.

@@ -1,6 +1,6 @@
 // Assembles the running service: database, usage log, HTTP routes; and takes it down gracefully.
 import type { Config } from './config.ts';
-import { openDatabase, type Database } from '../db/connect.ts';
+import { openDatabase, SERVER_CONNECTION_WAIT_MS, type Database } from '../db/connect.ts';
 import { createCharger } from '../billing/ledger.ts';
 import { registerProcess } from '../billing/processes.ts';
 import { createSettleLater } from '../billing/settle-later.ts';
@@ -40,7 +40,7 @@ const SHUTDOWN_GRACE_MS = 30_000;
 export async function startService(config: Config, log = defaultLog): Promise<Service> {
   assertNativeUws();
   // The server is the one process that adopts an embedded database orphaned by its own crash.
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true, connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
   const { sql } = database;
   // Registering settles the reservations and Idempotency-Keys of processes that died (kill -9).
   const registration = await registerProcess(sql, log);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import postgres from 'postgres';
-import { connectSql, endSql, type Sql } from '../db/connect.ts';
+import { connectSql, endSql, SERVER_CONNECTION_WAIT_MS, type Sql } from '../db/connect.ts';
 import { openSocket } from '../db/socket.ts';
 import { isDatabaseUnavailable } from '../db/failures.ts';
 import { adminUrl, createTestDatabase } from './support/database.ts';
@@ -51,7 +51,7 @@ async function terminateBackend(pid: number) {
 test('a database that does not answer: 40 statements on 2 connections all fail, unavailable, within 1.5 s', async () => {
   const proxy = await startTcpProxy(target());
   proxy.blackhole = true;
-  const sql = connectSql(tcpUrl(adminUrl(), proxy), 2);
+  const sql = connectSql(tcpUrl(adminUrl(), proxy), 2, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
   try {
     const results = await Promise.all(Array.from({ length: 40 }, () => outcome(sql`SELECT 1`)));
     for (const r of results) {
