@@ -31,6 +31,8 @@ const CANDIDATES = 24;
 const TAIL_PREROLL_FRAMES = 2;
 /** Total delay from an encoder's first input sample to a decoder's first output sample of it. */
 const STREAM_DELAY = LAME_ENCODER_DELAY + DECODER_DELAY;
+/** The largest padding the Info frame's 12-bit field can hold. */
+const MAX_TAG_PADDING = 4095;
 
 interface Frames {
   bytes: Uint8Array;
@@ -145,102 +147,133 @@ async function decodeTrack(bytes: Uint8Array, index: FrameIndex, from: number, t
 }
 
 /**
- * The clip [start, start + samples) of the track (playable samples) as a gapless MP3, or
- * undefined when the source or the clip does not allow a splice (the caller re-encodes).
- * `shape` applies the de-click ramps to the edge PCM: (channel, clipOffsetOfFirstSample, clipSamples).
+ * One re-encoded edge: its frames, and where they sit on the source's frame grid (edge frame m
+ * carries the same samples as source frame m + frameShift).
  */
-export async function spliceClip(
-  bytes: Uint8Array,
-  index: FrameIndex,
-  start: number,
-  samples: number,
-  shape: (channel: Float32Array, clipOffset: number) => void,
-): Promise<Uint8Array | undefined> {
-  const bitrate = DEFAULT_BITRATE_KBPS;
-  if (!canSplice(index, bytes, bitrate)) return undefined;
+interface Edge {
+  frames: Frames;
+  frameShift: number;
+  /** The source sample the edge's encoder input starts at. */
+  inputStart: number;
+}
+
+/** Frames `from`..`to` of the source that may hold a junction (their side info decides). */
+interface Candidates {
+  from: number;
+  to: number;
+}
+
+/** True when the MDCT overlap across a junction between frame a (before) and b (after) is clean. */
+function cleanJunction(before: Frames, a: number, after: Frames, b: number): boolean {
+  return before.side(a).longBlocks[1] && after.side(b).longBlocks[0];
+}
+
+/**
+ * The head: decoded from a point chosen so that its encoder output lines up with the source's
+ * frame grid, silent before the clip's start, shaped (de-click ramp), re-encoded. Undefined when
+ * the clip is too short for a copied middle.
+ */
+async function encodeHead(bytes: Uint8Array, index: FrameIndex, start: number, end: number, shape: EdgeShape, bitrate: number): Promise<{ edge: Edge; candidates: Candidates } | undefined> {
   const skip = index.startSkip;
-  const end = start + samples;
-  const source = framesOf(bytes, index);
-  const total = index.offsets.length;
-
-  // Head: input from p0 so that head raw 0 sits on the source grid: head frame m = source frame m + c.
-  const p0 = start - mod(start - STREAM_DELAY + skip, FRAME);
-  const c = (p0 - STREAM_DELAY + skip) / FRAME;
-  const firstJ = Math.ceil((start + skip + MIN_EDGE_SAMPLES) / FRAME);
-  const lastJ = firstJ + CANDIDATES;
-  const headEnd = (lastJ + 2) * FRAME - skip;
-  if (headEnd >= end - MIN_EDGE_SAMPLES) return undefined; // clip too short to be worth splicing
-  const head = await decodeTrack(bytes, index, p0, headEnd);
-  for (const channel of head) {
-    channel.fill(0, 0, start - p0); // before the clip: silence (skipped by the encoder delay)
-    shape(channel.subarray(start - p0), 0);
+  const inputStart = start - mod(start - STREAM_DELAY + skip, FRAME);
+  const frameShift = (inputStart - STREAM_DELAY + skip) / FRAME;
+  const first = Math.ceil((start + skip + MIN_EDGE_SAMPLES) / FRAME);
+  const candidates = { from: first, to: first + CANDIDATES };
+  const headEnd = (candidates.to + 2) * FRAME - skip;
+  if (headEnd >= end - MIN_EDGE_SAMPLES) return undefined;
+  const pcm = await decodeTrack(bytes, index, inputStart, headEnd);
+  for (const channel of pcm) {
+    channel.fill(0, 0, start - inputStart); // before the clip: silence (skipped by the encoder delay)
+    shape(channel.subarray(start - inputStart), 0);
   }
-  const headFrames = framesOf(await defaultEncoder.encode(head[0], head[1], bitrate));
+  const frames = framesOf(await defaultEncoder.encode(pcm[0], pcm[1], bitrate));
+  return { edge: { frames, frameShift, inputStart }, candidates };
+}
 
-  let junctionJ = -1;
-  for (let j = firstJ; j <= lastJ && j < total; j++) {
-    const kept = j - c;
-    if (kept < 1 || kept > headFrames.index.offsets.length) continue;
-    const sourceOk = source.side(j).longBlocks[0] && source.side(j - 1).longBlocks[1];
-    const headOk = headFrames.side(kept - 1).longBlocks[1];
-    if (sourceOk && headOk) {
-      junctionJ = j;
-      break;
-    }
+/** The first source frame, among the candidates, where the copied middle can take over from the head. */
+function headJunction(source: Frames, head: Edge, candidates: Candidates): number {
+  for (let j = candidates.from; j <= candidates.to && j < source.index.offsets.length; j++) {
+    const kept = j - head.frameShift; // head frames kept before the junction
+    if (kept < 1 || kept > head.frames.index.offsets.length) continue;
+    if (cleanJunction(source, j - 1, source, j) && head.frames.side(kept - 1).longBlocks[1]) return j;
   }
-  if (junctionJ < 0) return undefined;
+  return -1;
+}
 
-  // Tail: input from q0 so that tail frame m = source frame m + d; candidates K counted down from the end.
-  const lastK = Math.floor((end + skip - MIN_EDGE_SAMPLES) / FRAME);
-  const firstK = Math.max(junctionJ + MIN_COPIED_FRAMES, lastK - CANDIDATES);
-  const d = firstK - TAIL_PREROLL_FRAMES;
-  const q0 = d * FRAME + STREAM_DELAY - skip;
-  if (q0 <= start || lastK < firstK) return undefined;
-  const tail = await decodeTrack(bytes, index, q0, end);
-  for (const channel of tail) shape(channel, q0 - start);
-  const tailFrames = framesOf(await defaultEncoder.encode(tail[0], tail[1], bitrate));
+/**
+ * The tail: from TAIL_PREROLL_FRAMES before its first junction candidate (so the encoder is steady
+ * there) to the clip's end, shaped and re-encoded, on the source's grid. Undefined when no
+ * candidate leaves MIN_COPIED_FRAMES after the head's junction.
+ */
+async function encodeTail(bytes: Uint8Array, index: FrameIndex, start: number, end: number, afterFrame: number, shape: EdgeShape, bitrate: number): Promise<{ edge: Edge; candidates: Candidates } | undefined> {
+  const skip = index.startSkip;
+  const last = Math.floor((end + skip - MIN_EDGE_SAMPLES) / FRAME);
+  const first = Math.max(afterFrame + MIN_COPIED_FRAMES, last - CANDIDATES);
+  const frameShift = first - TAIL_PREROLL_FRAMES;
+  const inputStart = frameShift * FRAME + STREAM_DELAY - skip;
+  if (inputStart <= start || last < first) return undefined;
+  const pcm = await decodeTrack(bytes, index, inputStart, end);
+  for (const channel of pcm) shape(channel, inputStart - start);
+  const frames = framesOf(await defaultEncoder.encode(pcm[0], pcm[1], bitrate));
+  return { edge: { frames, frameShift, inputStart }, candidates: { from: first, to: last } };
+}
 
-  let junctionK = -1;
-  for (let k = lastK; k >= firstK; k--) {
-    const p = k - d;
-    if (p < 1 || p >= tailFrames.index.offsets.length || k >= total) continue;
-    const sourceOk = source.side(k - 1).longBlocks[1];
-    const tailOk = tailFrames.side(p).longBlocks[0] && tailFrames.side(p - 1).longBlocks[1];
-    if (sourceOk && tailOk) {
-      junctionK = k;
-      break;
-    }
+/** The last source frame, among the candidates, where the tail can take over from the copied middle. */
+function tailJunction(source: Frames, tail: Edge, candidates: Candidates): number {
+  for (let k = candidates.to; k >= candidates.from; k--) {
+    const p = k - tail.frameShift; // the tail frame that replaces source frame k
+    if (p < 1 || p >= tail.frames.index.offsets.length || k >= source.index.offsets.length) continue;
+    if (source.side(k - 1).longBlocks[1] && cleanJunction(tail.frames, p - 1, tail.frames, p)) return k;
   }
-  if (junctionK < 0) return undefined;
+  return -1;
+}
 
-  const keptHead = junctionJ - c;
-  const keptTailFrom = junctionK - d;
-  const parts: Uint8Array[] = [];
-  const dataOffsets: number[] = [];
-  const push = (f: Frames, i: number) => {
-    parts.push(frameBytes(f, i).slice());
-    dataOffsets.push(f.dataStart(i) - f.index.offsets[i]);
-  };
-  /** Before a junction: make room at the end of the data stream so far, then write the reservoir there. */
-  const carryReservoir = (free: number, reservoir: Uint8Array) => {
-    const last = parts.length - 1;
-    if (free < reservoir.length) {
-      const enlarged = enlargeFrame(parts[last], reservoir.length - free);
-      if (!enlarged) return false;
-      parts[last] = enlarged;
-    }
-    writeReservoir(parts, dataOffsets, reservoir);
-    return true;
-  };
-  for (let i = 0; i < keptHead; i++) push(headFrames, i);
-  if (!carryReservoir(freeTail(headFrames, keptHead), reservoirBefore(source, junctionJ, source.side(junctionJ).mainDataBegin))) return undefined;
-  for (let i = junctionJ; i < junctionK; i++) push(source, i);
-  if (!carryReservoir(freeTail(source, junctionK), reservoirBefore(tailFrames, keptTailFrom, tailFrames.side(keptTailFrom).mainDataBegin))) return undefined;
-  for (let i = keptTailFrom; i < tailFrames.index.offsets.length; i++) push(tailFrames, i);
+/** Frames appended one by one (copies), with each one's data-area offset, for reservoir carrying. */
+interface Assembly {
+  parts: Uint8Array[];
+  dataOffsets: number[];
+}
 
-  const encoderDelay = LAME_ENCODER_DELAY + (start - p0);
+function append(out: Assembly, f: Frames, from: number, to: number): void {
+  for (let i = from; i < to; i++) {
+    out.parts.push(frameBytes(f, i).slice());
+    out.dataOffsets.push(f.dataStart(i) - f.index.offsets[i]);
+  }
+}
+
+/**
+ * Before a junction: the main data the next copied frame expects in the frames before it goes into
+ * the free end of what is assembled so far; the last frame is enlarged when it lacks room.
+ * False when even 320 kbps is not enough.
+ */
+function carryReservoir(out: Assembly, free: number, reservoir: Uint8Array): boolean {
+  const last = out.parts.length - 1;
+  if (free < reservoir.length) {
+    const enlarged = enlargeFrame(out.parts[last], reservoir.length - free);
+    if (!enlarged) return false;
+    out.parts[last] = enlarged;
+  }
+  writeReservoir(out.parts, out.dataOffsets, reservoir);
+  return true;
+}
+
+/** head frames before junction j, source frames [j, k), tail frames from source frame k on. */
+function assemble(source: Frames, head: Edge, j: number, tail: Edge, k: number): Uint8Array[] | undefined {
+  const out: Assembly = { parts: [], dataOffsets: [] };
+  const keptHead = j - head.frameShift;
+  const tailFrom = k - tail.frameShift;
+  append(out, head.frames, 0, keptHead);
+  if (!carryReservoir(out, freeTail(head.frames, keptHead), reservoirBefore(source, j, source.side(j).mainDataBegin))) return undefined;
+  append(out, source, j, k);
+  if (!carryReservoir(out, freeTail(source, k), reservoirBefore(tail.frames, tailFrom, tail.frames.side(tailFrom).mainDataBegin))) return undefined;
+  append(out, tail.frames, tailFrom, tail.frames.index.offsets.length);
+  return out.parts;
+}
+
+/** The frames behind a gapless Info frame; undefined when the padding falls outside what the tag can say. */
+function withInfoFrame(parts: Uint8Array[], encoderDelay: number, samples: number, bitrate: number): Uint8Array | undefined {
   const padding = parts.length * FRAME - encoderDelay - samples;
-  if (padding < DECODER_DELAY || padding > 4095) return undefined;
+  if (padding < DECODER_DELAY || padding > MAX_TAG_PADDING) return undefined;
   const audioBytes = parts.reduce((n, part) => n + part.length, 0);
   const frameOffsets: number[] = [];
   let offset = 0;
@@ -257,4 +290,31 @@ export async function spliceClip(
     offset += part.length;
   }
   return out;
+}
+
+/** Applies the de-click ramps to edge PCM: (channel, clip offset of its first sample). */
+export type EdgeShape = (channel: Float32Array, clipOffset: number) => void;
+
+/**
+ * The clip [start, start + samples) of the track (playable samples) as a gapless MP3, or
+ * undefined when the source or the clip does not allow a splice (the caller re-encodes).
+ * Steps: re-encode the head on the source's grid, find its junction; the same for the tail;
+ * assemble head, copied middle and tail with their bit reservoirs; put the Info frame in front.
+ */
+export async function spliceClip(bytes: Uint8Array, index: FrameIndex, start: number, samples: number, shape: EdgeShape): Promise<Uint8Array | undefined> {
+  const bitrate = DEFAULT_BITRATE_KBPS;
+  if (!canSplice(index, bytes, bitrate)) return undefined;
+  const end = start + samples;
+  const source = framesOf(bytes, index);
+  const head = await encodeHead(bytes, index, start, end, shape, bitrate);
+  if (!head) return undefined; // clip too short to be worth splicing
+  const j = headJunction(source, head.edge, head.candidates);
+  if (j < 0) return undefined;
+  const tail = await encodeTail(bytes, index, start, end, j, shape, bitrate);
+  if (!tail) return undefined;
+  const k = tailJunction(source, tail.edge, tail.candidates);
+  if (k < 0) return undefined;
+  const parts = assemble(source, head.edge, j, tail.edge, k);
+  if (!parts) return undefined;
+  return withInfoFrame(parts, LAME_ENCODER_DELAY + (start - head.edge.inputStart), samples, bitrate);
 }
