@@ -32,20 +32,23 @@ CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 DROP FUNCTION charge_credits(bigint[], integer[], text[], double precision[], double precision[], double precision[], text[]);
 
 -- Charges a batch of replies that exist (or are being worked out): per item its credits, its
--- usage record (status 200) and, with a track, its license, all in this one statement. Items of
--- one key are charged in batch order while the balance covers their running total; keys are locked
--- in key_hash order, as admit_keys locks them, so no two batches can deadlock.
+-- usage record (status 200), with a track its license, and with an Idempotency-Key the completion
+-- of that key (status 200; the reply is re-made on a replay, or its body stored by a later
+-- statement), all in this one statement. Items of one key are charged in batch order while the
+-- balance covers their running total; keys are locked in key_hash order, as admit_keys locks them,
+-- so no two batches can deadlock.
 -- Returns one row per charged item (ord = 1-based position): the key's balance right after it and
 -- the id of its usage record.
 CREATE FUNCTION charge_requests(p_keys bigint[], p_amounts integer[], p_tracks text[], p_durations double precision[],
                                 p_hits double precision[], p_starts double precision[], p_request_ids text[],
-                                p_endpoints text[], p_requested_at timestamptz[], p_response_ms real[])
+                                p_endpoints text[], p_requested_at timestamptz[], p_response_ms real[], p_idempotency_keys text[])
 RETURNS TABLE (ord integer, credits integer, usage_id bigint)
 LANGUAGE sql AS $$
   WITH req AS (
     SELECT u.key_id, u.ord::integer AS ord, p_amounts[u.ord] AS amount, p_tracks[u.ord] AS track_id,
            p_durations[u.ord] AS duration, p_hits[u.ord] AS hit, p_starts[u.ord] AS clip_start, p_request_ids[u.ord] AS request_id,
-           p_endpoints[u.ord] AS endpoint, p_requested_at[u.ord] AS requested_at, p_response_ms[u.ord] AS response_ms
+           p_endpoints[u.ord] AS endpoint, p_requested_at[u.ord] AS requested_at, p_response_ms[u.ord] AS response_ms,
+           p_idempotency_keys[u.ord] AS idempotency_key
       FROM unnest(p_keys) WITH ORDINALITY AS u (key_id, ord)
   ),
   locked AS (
@@ -65,6 +68,11 @@ LANGUAGE sql AS $$
   licensed AS (
     INSERT INTO licenses (key_id, track_id, duration_seconds, hit_point_seconds, clip_start_seconds, request_id)
     SELECT c.key_id, c.track_id, c.duration, c.hit, c.clip_start, c.request_id FROM charged c WHERE c.track_id IS NOT NULL
+  ),
+  completed AS (
+    UPDATE idempotency_keys i SET status = 200, process_id = NULL
+      FROM charged c
+     WHERE c.idempotency_key IS NOT NULL AND i.key_id = c.key_id AND i.idempotency_key = c.idempotency_key AND i.request_id = c.request_id
   ),
   recorded AS (
     INSERT INTO usage_records (key_id, requested_at, endpoint, status_code, credits_consumed, response_time_ms, request_id)
