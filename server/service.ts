@@ -72,8 +72,8 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
-    { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret })) },
-    { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine)) },
+    { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
+    { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
 

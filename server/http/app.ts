@@ -5,6 +5,7 @@ import { ApiError } from './api-error.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { endpointHandler } from './endpoint-handler.ts';
 import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
+import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
 
 export const API_BASE = '/api/external/v1';
@@ -43,14 +44,17 @@ export function immediate(reply: (requestId: string, req: HttpRequest) => Reply)
   };
 }
 
-/** An async handler without the key pipeline (health, previews): registers onAborted, writes in cork. */
-export function unauthenticated(handle: (req: HttpRequest, requestId: string) => Promise<Reply>): RawHandler {
+/**
+ * An async handler without the key pipeline (health, previews): registers onAborted, writes in
+ * cork; its errors map as the pipeline's do (a database that cannot be reached: 503).
+ */
+export function unauthenticated(handle: (req: HttpRequest, requestId: string) => Promise<Reply>, log: Log): RawHandler {
   return (res, req) => {
     const requestId = newRequestId();
     let aborted = false;
     res.onAborted(() => (aborted = true));
     handle(req, requestId)
-      .catch((err) => (err instanceof ApiError ? errorReply(err, requestId) : errorReply(new ApiError(500, 'internal_error', 'internal server error'), requestId)))
+      .catch((err) => errorReplyFor(err, requestId, log))
       .then((reply) => {
         if (!aborted) res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }));
       });
