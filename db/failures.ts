@@ -92,37 +92,3 @@ export function isSafeToRetry(err: unknown): boolean {
   return someCause(err, (e, code) =>
     isServerError(e) ? isConnectionSqlState(code) : CONNECT_SOCKET_CODES.has(code) || CONNECT_CLIENT_CODES.has(code));
 }
-
-// A retry is for a fault that is already over: a connection that died earlier, a server that is
-// back. A first attempt that took longer than this was waiting on an outage, and a second wait
-// (db/connect.ts: SERVER_CONNECTION_WAIT_MS) would take the request past its 2 s budget.
-const RETRY_ONLY_WITHIN_MS = 500;
-// Time for the pool to reconnect (db/connect.ts: reconnect backoff up to 0.2 s) or for a server
-// that was starting up to finish.
-const RETRY_PAUSE_MS = 100;
-
-export interface RetryOptions {
-  /**
-   * The statement can run twice without harm (a read, or a write keyed so that a second run is a
-   * no-op): retried after any unavailability that came quickly, not only the safe ones.
-   */
-  idempotent?: boolean;
-}
-
-/**
- * Runs `run`; if it fails quickly with an error after which running it again is safe (isSafeToRetry,
- * or any unavailability for an idempotent statement), waits RETRY_PAUSE_MS and runs it once more.
- * `run` should be one statement, or one transaction (sql.begin): a unit that either took effect or
- * did not.
- */
-export async function retryOnceIfUnavailable<T>(run: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const started = performance.now();
-  try {
-    return await run();
-  } catch (err) {
-    const retry = options.idempotent ? isDatabaseUnavailable(err) && codeOf(err) !== 'CONNECTION_ENDED' : isSafeToRetry(err);
-    if (!retry || performance.now() - started > RETRY_ONLY_WITHIN_MS) throw err;
-  }
-  await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
-  return run();
-}

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import postgres from 'postgres';
 import { adminUrl } from './support/database.ts';
 import { closedPort, startTcpProxy } from './support/tcp-proxy.ts';
-import { isDatabaseUnavailable, isSafeToRetry, retryOnceIfUnavailable, connectionWaitTimeout } from '../db/failures.ts';
+import { isDatabaseUnavailable, isSafeToRetry, connectionWaitTimeout } from '../db/failures.ts';
 
 // The run's server over TCP (test/run.ts may hand us its Unix socket form, ?host=<dir>).
 function tcpTarget() {
@@ -200,61 +200,4 @@ test('server SQLSTATEs of class 08 and 57P0x; a wrapped cause; our connection-wa
   const waited = connectionWaitTimeout(1250);
   assert.equal(isDatabaseUnavailable(waited), true);
   assert.equal(isSafeToRetry(waited), true);
-});
-
-test('retryOnceIfUnavailable: once after a quick safe failure; never after an unsafe one, a slow one, or a bug', async () => {
-  const refused = rawPool(urlWithPort(await closedPort()));
-  try {
-    let calls = 0;
-    // Real refused connects: tried twice, then the second failure is thrown.
-    const err = await failureOf(retryOnceIfUnavailable(() => (calls++, refused`SELECT 1`)));
-    assert.equal(err.code, 'ECONNREFUSED');
-    assert.equal(calls, 2);
-  } finally {
-    await refused.end();
-  }
-
-  const failing = (errors: unknown[], result = 'done') => {
-    const run = async () => {
-      run.calls++;
-      const err = errors.shift();
-      if (err) throw err;
-      return result;
-    };
-    run.calls = 0;
-    return run;
-  };
-  const coded = (code: string) => Object.assign(new Error(code), { code });
-
-  const safe = failing([coded('ECONNREFUSED')]);
-  assert.equal(await retryOnceIfUnavailable(safe), 'done');
-  assert.equal(safe.calls, 2);
-
-  const unsafe = failing([coded('CONNECTION_CLOSED')]);
-  assert.equal((await failureOf(retryOnceIfUnavailable(unsafe))).code, 'CONNECTION_CLOSED');
-  assert.equal(unsafe.calls, 1);
-
-  // A statement that can run twice: any quick unavailability is retried, but not a closing pool.
-  const idempotent = failing([coded('CONNECTION_CLOSED')]);
-  assert.equal(await retryOnceIfUnavailable(idempotent, { idempotent: true }), 'done');
-  assert.equal(idempotent.calls, 2);
-  const ended = failing([coded('CONNECTION_ENDED')]);
-  await failureOf(retryOnceIfUnavailable(ended, { idempotent: true }));
-  assert.equal(ended.calls, 1);
-
-  const bug = failing([new TypeError('x is undefined')]);
-  await failureOf(retryOnceIfUnavailable(bug, { idempotent: true }));
-  assert.equal(bug.calls, 1);
-
-  // A first attempt that waited out an outage is not followed by a second wait.
-  let slowCalls = 0;
-  const slow = async () => {
-    slowCalls++;
-    await new Promise((r) => setTimeout(r, 600));
-    throw coded('CONNECT_TIMEOUT');
-  };
-  const started = performance.now();
-  assert.equal((await failureOf(retryOnceIfUnavailable(slow))).code, 'CONNECT_TIMEOUT');
-  assert.equal(slowCalls, 1);
-  assert.ok(performance.now() - started < 1000);
 });
