@@ -17,6 +17,7 @@ import { testAnswerEndpoint, testPaidEndpoint } from './routes/test-paid.ts';
 import { downloadTrackEndpoint } from './routes/download-track.ts';
 import { previewHandler } from './routes/preview.ts';
 import { createTrackLookup } from './tracks.ts';
+import { reanalyseStoredAudio } from '../catalog/reanalyse.ts';
 import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
@@ -58,8 +59,8 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const later = createSettleLater(log);
   const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), processId: registration.id, later };
   const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };
-  const tracks = createTrackLookup(sql);
   const storeDir = path.join(config.dataDir, 'catalog');
+  const tracks = createTrackLookup(sql, (sha256) => reanalyseStoredAudio({ sql, engine, storeDir }, sha256));
   const secret = previewSecret(config.previewSecret, config.dataDir);
   const clips = createClipCache(config.clipCacheBytes);
   const search = createCatalogSearch(sql);

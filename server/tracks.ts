@@ -3,6 +3,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { TRACK_ID } from '../catalog/store.ts';
+import { ANALYSIS_VERSION } from '../engine/analysis/analyse.ts';
+import { serialisedAnalysisVersion } from '../engine/analysis/serialise.ts';
 
 export interface TrackRow {
   id: string;
@@ -26,15 +28,19 @@ export interface TrackLookup {
 const ROW_TTL_MS = 1000;
 const MAX_ROWS = 10_000;
 
-export function createTrackLookup(sql: Sql, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
+/** Redoes an analysis stored by an older engine, from the track's audio (catalog/reanalyse.ts). */
+export type ReanalyseAudio = (audioSha256: string) => Promise<Uint8Array>;
+
+export function createTrackLookup(sql: Sql, reanalyse: ReanalyseAudio, maxAnalysisBytes = 64 * 1024 * 1024): TrackLookup {
   // Keyed by audio hash, fetched by track id (the context); concurrent misses share one query too.
   const analyses = new LRUCache<string, Uint8Array, string>({
     maxSize: maxAnalysisBytes,
     sizeCalculation: (a) => a.byteLength,
-    fetchMethod: async (_sha256, _stale, { context: trackId }) => {
+    fetchMethod: async (sha256, _stale, { context: trackId }) => {
       const [row] = await sql<{ analysis: Buffer }[]>`SELECT analysis FROM tracks WHERE id = ${trackId}`;
       if (!row) throw new Error(`track ${trackId} has no stored analysis`);
-      return new Uint8Array(row.analysis);
+      const stored = new Uint8Array(row.analysis);
+      return serialisedAnalysisVersion(stored) === ANALYSIS_VERSION ? stored : reanalyse(sha256);
     },
   });
   const rows = new LRUCache<string, TrackRow>({

@@ -11,8 +11,10 @@ import { pitchClassProfile } from './chroma.ts';
 import { energyLevel, loudnessDbfs, onsetRatePerSecond, type EnergyLevel } from './energy.ts';
 import { peakBeat } from './peak.ts';
 import { timbreShape } from './timbre.ts';
+import { barFeatures } from './bar-features.ts';
 
-export const ANALYSIS_VERSION = 1;
+/** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
+export const ANALYSIS_VERSION = 2;
 
 export interface Analysis {
   version: number;
@@ -36,6 +38,8 @@ export interface Analysis {
   onset: Float32Array;
   /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
   timbre?: number[];
+  /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
+  barFeatures: Float32Array;
 }
 
 /** Mono at half the source rate (22.05 kHz for 44.1 kHz): plenty for rhythm and energy, half the work. */
@@ -80,5 +84,6 @@ export function analysePcm(pcm: Pcm): Analysis {
     rms: spec.rms,
     onset,
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
+    barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
   };
 }

@@ -2,7 +2,7 @@
 // catalog can persist it per track and the pool can move it between threads without copying.
 import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
 
-const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset'] as const;
+const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'barFeatures'] as const;
 const MAGIC = 0x4d4c4131; // "MLA1"
 
 export function serialiseAnalysis(analysis: Analysis): Uint8Array {
@@ -39,4 +39,13 @@ export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
     offset += 4 * lengths[i];
   });
   return { ...scalars, ...arrays } as Analysis;
+}
+
+/** The version a serialised analysis was made with (0 when the bytes are not an analysis). */
+export function serialisedAnalysisVersion(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length < 8 || view.getUint32(0) !== MAGIC) return 0;
+  const headerLength = view.getUint32(4);
+  const { scalars } = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  return Number(scalars.version) || 0;
 }
