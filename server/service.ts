@@ -22,6 +22,7 @@ import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
 import { similarTracksEndpoint } from './routes/similar-tracks.ts';
+import { trackAnalysisEndpoint } from './routes/track-analysis.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import path from 'node:path';
 
@@ -70,6 +71,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const routes: Route[] = [
     apiRoute(deps, 'post', '/search', searchEndpoint({ search, secret, baseUrl })),
     apiRoute(deps, 'get', '/tracks/:id/similar', similarTracksEndpoint({ search, secret, baseUrl })),
+    apiRoute(deps, 'get', '/tracks/:id/analysis', trackAnalysisEndpoint({ tracks })),
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),

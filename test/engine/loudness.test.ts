@@ -162,7 +162,7 @@ function ffmpegIntegratedLufs(file: string): number {
   const run = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', file, '-af', 'ebur128=metadata=1,ametadata=print:key=lavfi.r128.I:file=-', '-f', 'null', '-'], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   const values = [...run.stdout.matchAll(/lavfi\.r128\.I=(-?[\d.]+)/g)].map((m) => Number(m[1]));
-  const summary = Number(/I:\s+(-?[\d.]+) LUFS/.exec(run.stderr)![1]);
+  const summary = Number(/Integrated loudness:\s+I:\s+(-?[\d.]+) LUFS/.exec(run.stderr)![1]);
   const last = values[values.length - 1];
   assert.ok(Math.abs(last - summary) <= 0.05, `ffmpeg's last reading ${last} vs its summary ${summary}`);
   return last;
