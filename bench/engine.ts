@@ -54,8 +54,8 @@ export async function benchEngine(): Promise<string> {
       analyse: () => analysePcm(pcm),
       [`encode ${wasmLame.name}`]: () => encodeGaplessMp3(left, right, { encoder: wasmLame }),
       [`encode ${lameJs.name}`]: () => encodeGaplessMp3(left, right, { encoder: lameJs }),
-      'clip 30 s, in-process (analysis cached)': () => makeClip(track, index, analysis, CLIP_SECONDS, (nextStart() % 25) + 2),
-      'clip 30 s, in-process, full re-encode': () => makeClip(track, index, analysis, CLIP_SECONDS, (nextStart() % 25) + 2, { allowSplice: false }),
+      'clip 30 s, in-process (analysis cached)': () => makeClip(track, index, analysis, { mode: 'segment', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
+      'clip 30 s, in-process, full re-encode': () => makeClip(track, index, analysis, { mode: 'segment', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }, { allowSplice: false }),
       'clip 30 s, through the worker pool': () => pool.clip({ path: file, analysis: analysisBytes, durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
     };
     if (ffmpeg) {

@@ -1,79 +1,45 @@
-// A clip: choose the segment, decode just its frames, de-click the edges, encode a gapless MP3.
+// A clip: plan it (segment, edit or loop), then make its audio. A one-part plan is spliced from
+// the source's own frames where it can be (only the edges re-encoded); a plan of several parts,
+// and any source the splice cannot take, is rendered to PCM and encoded whole.
 import type { Analysis } from './analysis/analyse.ts';
-import { decodeRange, type Pcm } from './mp3/decode.ts';
+import { decodeRange } from './mp3/decode.ts';
 import { encodeGaplessMp3 } from './mp3/encode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
-import { selectSegment, type Segment } from './segment.ts';
 import { spliceClip } from './mp3/splice.ts';
-
-export const CLIP_SAMPLE_RATE = 44100;
-/** Length of the raised-cosine ramp at each edge: enough to avoid a click, far too short to be a fade. */
-export const DECLICK_SECONDS = 0.003;
+import { CLIP_SAMPLE_RATE, declickPart, stereoAt44100 } from './clip-pcm.ts';
+import { planClip } from './plan/plan-clip.ts';
+import type { ClipPlan, ClipRequest } from './plan/plan.ts';
+import { renderPlanPcm } from './render-plan.ts';
 
 export interface Clip {
   mp3: Uint8Array;
-  segment: Segment;
+  plan: ClipPlan;
   /** Samples per channel in the clip (what a gapless decoder returns). */
   samples: number;
   /** 'splice': edges re-encoded, middle frames copied; 'encode': the whole clip re-encoded. */
   method: 'splice' | 'encode';
 }
 
-/** Linear-interpolation resampling: only for the rare source that is not 44.1 kHz. */
-function resample(channel: Float32Array, from: number, to: number, length: number): Float32Array {
-  if (from === to) return channel;
-  const out = new Float32Array(length);
-  const ratio = from / to;
-  for (let i = 0; i < length; i++) {
-    const x = i * ratio;
-    const j = Math.floor(x);
-    const frac = x - j;
-    out[i] = (channel[j] ?? 0) * (1 - frac) + (channel[j + 1] ?? channel[j] ?? 0) * frac;
-  }
-  return out;
-}
-
-/**
- * Applies the de-click ramps of a clip of `clipSamples` to `part`, a stretch of it whose first
- * sample is at `offset` in the clip (parts let the splice shape just the edges it re-encodes).
- */
-export function declickPart(part: Float32Array, offset: number, clipSamples: number, sampleRate = CLIP_SAMPLE_RATE): void {
-  const n = Math.min(Math.floor(clipSamples / 2), Math.round(DECLICK_SECONDS * sampleRate));
-  for (let i = 0; i < n; i++) {
-    const gain = 0.5 - 0.5 * Math.cos((Math.PI * i) / n);
-    const head = i - offset;
-    const tail = clipSamples - 1 - i - offset;
-    if (head >= 0 && head < part.length) part[head] *= gain;
-    if (tail >= 0 && tail < part.length) part[tail] *= gain;
-  }
-}
-
-export function stereoAt44100(pcm: Pcm, samples: number): [Float32Array, Float32Array] {
-  const left = resample(pcm.channels[0], pcm.sampleRate, CLIP_SAMPLE_RATE, samples);
-  const right = pcm.channels.length > 1 ? resample(pcm.channels[1], pcm.sampleRate, CLIP_SAMPLE_RATE, samples) : left.slice();
-  return [left.length === samples ? left : left.subarray(0, samples), right.length === samples ? right : right.subarray(0, samples)];
-}
-
-export async function makeClip(
-  mp3: Uint8Array,
-  index: FrameIndex,
-  analysis: Analysis,
-  durationSeconds: number,
-  hitPointSeconds?: number,
-  options: { allowSplice?: boolean } = {},
-): Promise<Clip> {
-  const segment = selectSegment(analysis, durationSeconds, hitPointSeconds);
+/** One contiguous window of the source, spliced when possible. */
+async function windowClip(mp3: Uint8Array, index: FrameIndex, plan: ClipPlan, allowSplice: boolean): Promise<Clip> {
   const sourceRate = index.sampleRate;
-  const startSample = Math.round(segment.startSeconds * sourceRate);
-  const sourceLength = Math.min(index.totalSamples - startSample, Math.round(durationSeconds * sourceRate));
-  const samples = Math.min(Math.round(durationSeconds * CLIP_SAMPLE_RATE), Math.round((sourceLength * CLIP_SAMPLE_RATE) / sourceRate));
-  if (options.allowSplice !== false) {
+  const startSample = Math.round((plan.parts[0].sourceStart * sourceRate) / CLIP_SAMPLE_RATE);
+  const sourceLength = Math.min(index.totalSamples - startSample, Math.round((plan.samples * sourceRate) / CLIP_SAMPLE_RATE));
+  const samples = Math.min(plan.samples, Math.round((sourceLength * CLIP_SAMPLE_RATE) / sourceRate));
+  if (allowSplice) {
     const spliced = await spliceClip(mp3, index, startSample, samples, (part, offset) => declickPart(part, offset, samples));
-    if (spliced) return { mp3: spliced, segment, samples, method: 'splice' };
+    if (spliced) return { mp3: spliced, plan, samples, method: 'splice' };
   }
   const pcm = await decodeRange(mp3, index, startSample, startSample + sourceLength);
   const [left, right] = stereoAt44100(pcm, samples);
   declickPart(left, 0, samples);
   declickPart(right, 0, samples);
-  return { mp3: await encodeGaplessMp3(left, right), segment, samples, method: 'encode' };
+  return { mp3: await encodeGaplessMp3(left, right), plan, samples, method: 'encode' };
+}
+
+export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
+  const plan = planClip(analysis, request);
+  if (plan.parts.length === 1 && plan.mode !== 'loop') return windowClip(mp3, index, plan, options.allowSplice !== false);
+  const [left, right] = await renderPlanPcm(mp3, index, plan);
+  return { mp3: await encodeGaplessMp3(left, right), plan, samples: plan.samples, method: 'encode' };
 }

@@ -6,7 +6,8 @@ import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
-import type { AnalyseTask, ClipTask, ClipValue, TaskResult } from './worker.ts';
+import type { AnalyseTask, ClipTask, ClipValue, PlanTask, TaskResult } from './worker.ts';
+import type { ClipPlan } from './plan/plan.ts';
 
 export interface EnginePoolOptions {
   /** Worker threads; default: the CPU count (audio work is CPU-bound, more threads only contend). */
@@ -20,6 +21,8 @@ export interface EnginePoolOptions {
 export interface EnginePool {
   analyse(task: AnalyseTask): Promise<{ analysis: Analysis; bytes: Uint8Array }>;
   clip(task: ClipTask): Promise<ClipValue>;
+  /** The plan the same clip task would follow (cheap: no audio is decoded). */
+  plan(task: PlanTask): Promise<ClipPlan>;
   /** Ends one worker thread abruptly (diagnostics and tests of recovery). */
   crashOneWorker(): Promise<void>;
   status(): { threads: number; queued: number; completed: number; utilization: number; maxQueue: number };
@@ -76,6 +79,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       const value = await run<ClipValue>('clip', task, transferable(task.mp3));
       return { ...value, mp3: asBytes(value.mp3) };
     },
+    plan: (task) => run<ClipPlan>('plan', task),
     async crashOneWorker() {
       await pool.run({}, { name: 'crash' }).catch(() => {});
     },

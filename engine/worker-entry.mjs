@@ -7,4 +7,5 @@ const tasks = await import('./worker.ts');
 
 export const analyse = tasks.analyse;
 export const clip = tasks.clip;
+export const plan = tasks.plan;
 export const crash = tasks.crash;

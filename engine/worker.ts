@@ -9,7 +9,8 @@ import { analysePcm } from './analysis/analyse.ts';
 import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
 import { makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
-import type { Segment } from './segment.ts';
+import { planClip } from './plan/plan-clip.ts';
+import type { ClipMode, ClipPlan } from './plan/plan.ts';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details: Record<string, number> } };
 
@@ -22,13 +23,22 @@ export interface ClipTask {
   mp3?: Uint8Array;
   path?: string;
   analysis: Uint8Array;
+  /** Default 'segment' (the spec's behaviour). */
+  mode?: ClipMode;
+  durationSeconds: number;
+  hitPointSeconds?: number;
+}
+
+export interface PlanTask {
+  analysis: Uint8Array;
+  mode?: ClipMode;
   durationSeconds: number;
   hitPointSeconds?: number;
 }
 
 export interface ClipValue {
   mp3: Uint8Array;
-  segment: Segment;
+  plan: ClipPlan;
   samples: number;
   method: 'splice' | 'encode';
 }
@@ -78,9 +88,18 @@ export function analyse(task: AnalyseTask) {
 export function clip(task: ClipTask) {
   return settle(async () => {
     const { bytes, index } = await source(task);
-    const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), task.durationSeconds, task.hitPointSeconds);
-    const value: ClipValue = { mp3: result.mp3, segment: result.segment, samples: result.samples, method: result.method };
+    const request = { mode: task.mode ?? 'segment', durationSeconds: task.durationSeconds, hitPointSeconds: task.hitPointSeconds };
+    const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), request);
+    const value: ClipValue = { mp3: result.mp3, plan: result.plan, samples: result.samples, method: result.method };
     return { value, buffers: [result.mp3.buffer] };
+  });
+}
+
+/** The plan a clip task would follow, without making the clip (POST /clip-plan). */
+export function plan(task: PlanTask) {
+  return settle(async () => {
+    const request = { mode: task.mode ?? 'segment', durationSeconds: task.durationSeconds, hitPointSeconds: task.hitPointSeconds };
+    return { value: planClip(deserialiseAnalysis(task.analysis), request), buffers: [] };
   });
 }
 

@@ -1,4 +1,4 @@
-// Encoded clips kept by bytes (LRU), keyed by the track's audio, the duration and the hit point;
+// Encoded clips kept by bytes (LRU), keyed by the track's audio, the mode, the duration and the hit point;
 // identical requests that arrive while a clip is being made share the one engine job.
 import { LRUCache } from 'lru-cache';
 import type { ClipValue } from '../engine/worker.ts';
@@ -10,8 +10,8 @@ export interface ClipCache {
   stats(): { entries: number; bytes: number; hits: number; misses: number; shared: number };
 }
 
-export function clipKey(audioSha256: string, durationSeconds: number, hitPointSeconds: number | undefined): string {
-  return `${audioSha256}:${durationSeconds}:${hitPointSeconds ?? '-'}`;
+export function clipKey(audioSha256: string, mode: string, durationSeconds: number, hitPointSeconds: number | undefined): string {
+  return `${audioSha256}:${mode}:${durationSeconds}:${hitPointSeconds ?? '-'}`;
 }
 
 export function createClipCache(maxBytes: number): ClipCache {

@@ -18,6 +18,7 @@ import { downloadTrackEndpoint } from './routes/download-track.ts';
 import { previewHandler } from './routes/preview.ts';
 import { createTrackLookup } from './tracks.ts';
 import { reanalyseStoredAudio } from '../catalog/reanalyse.ts';
+import { clipPlanEndpoint } from './routes/clip-plan.ts';
 import { createClipCache } from './clip-cache.ts';
 import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
@@ -75,6 +76,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
+    apiRoute(deps, 'post', '/clip-plan', clipPlanEndpoint({ tracks, engine })),
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
   ];

@@ -12,9 +12,11 @@ import { energyLevel, loudnessDbfs, onsetRatePerSecond, type EnergyLevel } from 
 import { peakBeat } from './peak.ts';
 import { timbreShape } from './timbre.ts';
 import { barFeatures } from './bar-features.ts';
+import { integratedLoudnessLufs } from './loudness.ts';
+import { waveformPeaks } from './waveform.ts';
 
 /** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 export interface Analysis {
   version: number;
@@ -40,6 +42,10 @@ export interface Analysis {
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
   barFeatures: Float32Array;
+  /** Integrated loudness (EBU R128, loudness.ts) of the full-rate signal, to 0.1 LU; null for silence. */
+  loudnessLufs: number | null;
+  /** Peak |sample| of the full-rate signal per 1/WAVEFORM_POINTS_PER_SECOND s (waveform.ts), 0..1. */
+  waveformPeaks: Float32Array;
 }
 
 /** Mono at half the source rate (22.05 kHz for 44.1 kHz): plenty for rhythm and energy, half the work. */
@@ -69,6 +75,7 @@ export function analysePcm(pcm: Pcm): Analysis {
   const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
   const peak = peakBeat(beats, spec.rms);
   const loudnessDb = loudnessDbfs(spec.rms);
+  const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);
   return {
     version: ANALYSIS_VERSION,
     durationSeconds,
@@ -85,5 +92,7 @@ export function analysePcm(pcm: Pcm): Analysis {
     onset,
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
     barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
+    loudnessLufs: Number.isFinite(loudnessLufs) ? Math.round(loudnessLufs * 10) / 10 : null,
+    waveformPeaks: waveformPeaks(pcm.channels, pcm.sampleRate),
   };
 }

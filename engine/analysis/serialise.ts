@@ -2,7 +2,8 @@
 // catalog can persist it per track and the pool can move it between threads without copying.
 import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
 
-const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'barFeatures'] as const;
+// New arrays go last: one absent from a stored analysis reads as empty (its length is missing).
+const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'barFeatures', 'waveformPeaks'] as const;
 const MAGIC = 0x4d4c4131; // "MLA1"
 
 export function serialiseAnalysis(analysis: Analysis): Uint8Array {
@@ -35,8 +36,9 @@ export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
   let offset = Math.ceil((8 + headerLength) / 4) * 4;
   const arrays: Record<string, Float32Array> = {};
   ARRAYS.forEach((name, i) => {
-    arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, lengths[i]);
-    offset += 4 * lengths[i];
+    const length = lengths[i] ?? 0; // an array newer than the stored analysis
+    arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, length);
+    offset += 4 * length;
   });
   return { ...scalars, ...arrays } as Analysis;
 }

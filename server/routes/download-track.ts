@@ -9,12 +9,21 @@ import type { EnginePool } from '../../engine/pool.ts';
 import type { ClipValue } from '../../engine/worker.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
+import { CLIP_MODES, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
 import { storePath } from '../../catalog/store.ts';
 
-const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds'];
+const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds', 'mode'];
 
-interface DownloadRequest {
+export interface ValidDownload {
+  trackId: string;
+  mode: ClipMode;
+  durationSeconds?: number;
+  hitPointSeconds?: number;
+}
+
+export interface DownloadRequest {
   track: TrackRow;
+  mode: ClipMode;
   durationSeconds?: number;
   hitPointSeconds?: number;
 }
@@ -26,7 +35,15 @@ function numberField(body: Record<string, unknown>, name: string): number | unde
   return value;
 }
 
-export function validateDownload(body: Record<string, unknown> | undefined): { trackId: string; durationSeconds?: number; hitPointSeconds?: number } {
+function modeField(body: Record<string, unknown>): ClipMode {
+  const mode = body.mode ?? 'segment';
+  if (typeof mode !== 'string' || !(CLIP_MODES as readonly string[]).includes(mode)) {
+    throw invalidParameters(`mode must be one of ${CLIP_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+  }
+  return mode as ClipMode;
+}
+
+export function validateDownload(body: Record<string, unknown> | undefined): ValidDownload {
   if (!body) throw invalidParameters('request body must be a JSON object with track_id');
   for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field "${field}"; allowed: ${FIELDS.join(', ')}`);
   const trackId = body.track_id;
@@ -42,7 +59,24 @@ export function validateDownload(body: Record<string, unknown> | undefined): { t
     if (hitPointSeconds < 0) throw invalidParameters(`hit_point_seconds must be 0 or more, got ${hitPointSeconds}`);
     if (hitPointSeconds >= durationSeconds) throw invalidParameters(`hit_point_seconds must be less than duration_seconds (${durationSeconds}), got ${hitPointSeconds}`);
   }
-  return { trackId, durationSeconds, hitPointSeconds };
+  const mode = modeField(body);
+  if (mode !== 'segment' && durationSeconds === undefined) throw invalidParameters(`mode "${mode}" requires duration_seconds (the clip's exact length)`);
+  if (mode === 'loop' && hitPointSeconds !== undefined) throw invalidParameters('hit_point_seconds cannot be used with mode "loop": a loop has no start for the peak to be timed from');
+  return { trackId, mode, durationSeconds, hitPointSeconds };
+}
+
+/** The download body validated and its track looked up: shared by /download-track and /clip-plan. */
+export async function prepareDownload(tracks: TrackLookup, body: Record<string, unknown> | undefined): Promise<DownloadRequest> {
+  const request = validateDownload(body);
+  const track = await tracks.find(request.trackId);
+  if (!track) throw new ApiError(404, 'not_found', `no track "${request.trackId}" in the catalog`);
+  if (request.durationSeconds !== undefined && request.durationSeconds > track.duration_seconds) {
+    const max = Math.floor(track.duration_seconds * 1000) / 1000;
+    throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, {
+      body: { feasible_range: { min: MIN_CLIP_SECONDS, max } },
+    });
+  }
+  return { track, mode: request.mode, durationSeconds: request.durationSeconds, hitPointSeconds: request.hitPointSeconds };
 }
 
 /** Content-Disposition with an ASCII fallback and the exact title in RFC 5987 filename*. */
@@ -58,26 +92,15 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
     cost: 1,
     jsonBody: true,
     idempotency: 'remade',
-    async prepare({ body }): Promise<DownloadRequest> {
-      const request = validateDownload(body);
-      const track = await deps.tracks.find(request.trackId);
-      if (!track) throw new ApiError(404, 'not_found', `no track "${request.trackId}" in the catalog`);
-      if (request.durationSeconds !== undefined && request.durationSeconds > track.duration_seconds) {
-        const max = Math.floor(track.duration_seconds * 1000) / 1000;
-        throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, {
-          body: { feasible_range: { min: MIN_CLIP_SECONDS, max } },
-        });
-      }
-      return { track, durationSeconds: request.durationSeconds, hitPointSeconds: request.hitPointSeconds };
-    },
+    prepare: ({ body }) => prepareDownload(deps.tracks, body),
     ready({ prepared }) {
-      const { track, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
+      const { track, mode, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
       if (durationSeconds === undefined) return undefined;
-      const clip = deps.clips.peek(clipKey(track.audio_sha256, durationSeconds, hitPointSeconds));
+      const clip = deps.clips.peek(clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds));
       return clip && clipReply(track, durationSeconds, hitPointSeconds, clip);
     },
     async handle({ prepared }): Promise<Reply> {
-      const { track, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
+      const { track, mode, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
       const audioPath = storePath(deps.storeDir, track.audio_sha256, 'audio');
       if (durationSeconds === undefined) {
         return {
@@ -88,11 +111,11 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
           license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
         };
       }
-      const key = clipKey(track.audio_sha256, durationSeconds, hitPointSeconds);
+      const key = clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds);
       const analysis = await deps.tracks.analysis(track);
       let clip;
       try {
-        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, durationSeconds, hitPointSeconds }));
+        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, mode, durationSeconds, hitPointSeconds }));
       } catch (err) {
         throw engineFailure(err);
       }
@@ -110,13 +133,15 @@ function clipReply(track: TrackRow, durationSeconds: number, hitPointSeconds: nu
   if (made && made.trackId === track.id && made.title === track.title) return made.reply;
   const headers = commonHeaders(track);
   headers['X-Track-Duration'] = String(Math.round(clip.samples / 44100));
-  headers['X-Clip-Start'] = clip.segment.startSeconds.toFixed(3);
-  if (clip.segment.hitPointSeconds !== null) headers['X-Hit-Point'] = clip.segment.hitPointSeconds.toFixed(3);
+  const clipStartSeconds = clip.plan.parts[0].sourceStart / 44100;
+  headers['X-Clip-Start'] = clipStartSeconds.toFixed(3);
+  if (clip.plan.peakInClipSeconds !== null) headers['X-Hit-Point'] = clip.plan.peakInClipSeconds.toFixed(3);
+  headers['X-Clip-Plan'] = planHeader(clip.plan);
   const reply: Reply = {
     status: 200,
     headers,
     body: clip.mp3,
-    license: { trackId: track.id, durationSeconds, hitPointSeconds: hitPointSeconds ?? null, clipStartSeconds: clip.segment.startSeconds },
+    license: { trackId: track.id, durationSeconds, hitPointSeconds: hitPointSeconds ?? null, clipStartSeconds },
   };
   clipReplies.set(clip, { trackId: track.id, title: track.title, reply });
   return reply;
@@ -126,7 +151,7 @@ function commonHeaders(track: TrackRow): Record<string, string> {
   return { 'Content-Type': 'audio/mpeg', 'Content-Disposition': contentDisposition(track.title), 'X-Track-Id': track.id };
 }
 
-function engineFailure(err: unknown): unknown {
+export function engineFailure(err: unknown): unknown {
   if (!isEngineError(err)) return err;
   if (err.code === 'busy') return new ApiError(503, 'service_unavailable', 'the audio engine is at capacity; retry shortly', { headers: { 'Retry-After': '1' }, body: { retry_after: 1 } });
   if (err.code === 'duration_unavailable' || err.code === 'hit_point_unreachable') {

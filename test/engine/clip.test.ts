@@ -31,13 +31,13 @@ const CASES: [number, number | undefined][] = [
 
 test('decoded clip length is D, and the re-analysed peak lands within 1 s of H', async () => {
   for (const [duration, hit] of CASES) {
-    const clip = await makeClip(track, index, analysis, duration, hit);
+    const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: duration, hitPointSeconds: hit });
     const pcm = await decodeMp3(clip.mp3);
     assert.equal(pcm.sampleRate, 44100);
     assert.equal(pcm.channels.length, 2);
     assert.equal(pcm.channels[0].length, Math.round(duration * 44100), `D=${duration}`);
     if (hit !== undefined) {
-      assert.ok(Math.abs(clip.segment.hitPointSeconds! - hit) <= 1, `H=${hit}: segment says ${clip.segment.hitPointSeconds}`);
+      assert.ok(Math.abs(clip.plan.peakInClipSeconds! - hit) <= 1, `H=${hit}: plan says ${clip.plan.peakInClipSeconds}`);
       const reanalysed = analysePcm(pcm);
       assert.ok(Math.abs(reanalysed.peakSeconds - hit) <= 1, `D=${duration} H=${hit}: re-analysed peak at ${reanalysed.peakSeconds}`);
     }
@@ -53,7 +53,7 @@ test('without a hit point the clip starts on a bar and contains the climax when 
 });
 
 test('no discontinuity spike at either boundary (de-click ramp <= 5 ms, no fade)', async () => {
-  const clip = await makeClip(track, index, analysis, 30, 10);
+  const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 30, hitPointSeconds: 10 });
   const [left] = (await decodeMp3(clip.mp3)).channels;
   const step = (from: number, to: number) => {
     let max = 0;
@@ -72,7 +72,7 @@ test('no discontinuity spike at either boundary (de-click ramp <= 5 ms, no fade)
 });
 
 test('the Info frame carries frame count, encoder delay and padding that add up', async () => {
-  const clip = await makeClip(track, index, analysis, 30);
+  const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 30 });
   const clipIndex = indexFrames(clip.mp3);
   assert.ok(clipIndex.gapless);
   assert.equal(clipIndex.gapless!.frameCount, clipIndex.offsets.length);
@@ -97,7 +97,7 @@ test('ffmpeg (when installed) decodes exactly the clip samples', async (t) => {
     t.skip('ffmpeg not installed');
     return;
   }
-  const clip = await makeClip(track, index, analysis, 20, 5);
+  const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 20, hitPointSeconds: 5 });
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mla-clip-')), 'clip.mp3');
   fs.writeFileSync(file, clip.mp3);
   const raw = execFileSync('ffmpeg', ['-loglevel', 'error', '-i', file, '-f', 'f32le', '-ac', '2', '-'], { maxBuffer: 1 << 28 });
@@ -118,12 +118,12 @@ test('impossible requests are typed errors that state the feasible range', () =>
 test('splice: the middle is the source itself, the edges are re-encoded; full re-encode as the fallback', async () => {
   const source = await decodeMp3(track);
   for (const [duration, hit] of [[30, 10], [12, 4], [90, undefined]] as const) {
-    const spliced = await makeClip(track, index, analysis, duration, hit);
-    const encoded = await makeClip(track, index, analysis, duration, hit, { allowSplice: false });
+    const spliced = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: duration, hitPointSeconds: hit });
+    const encoded = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: duration, hitPointSeconds: hit }, { allowSplice: false });
     assert.equal(spliced.method, 'splice');
     assert.equal(encoded.method, 'encode');
-    assert.deepEqual(spliced.segment, encoded.segment);
-    const start = Math.round(spliced.segment.startSeconds * 44100);
+    assert.deepEqual(spliced.plan, encoded.plan);
+    const start = Math.round(spliced.plan.parts[0].sourceStart);
     const worstDifference = async (clip: Uint8Array, from: number, to: number) => {
       const pcm = await decodeMp3(clip);
       let worst = 0;
@@ -142,7 +142,7 @@ test('splice: the middle is the source itself, the edges are re-encoded; full re
 });
 
 test('clips are deterministic: same input, same bytes', async () => {
-  const a = await makeClip(track, index, analysis, 30, 12);
-  const b = await makeClip(track, index, analysis, 30, 12);
+  const a = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 30, hitPointSeconds: 12 });
+  const b = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 30, hitPointSeconds: 12 });
   assert.deepEqual(Buffer.from(a.mp3), Buffer.from(b.mp3));
 });

@@ -29,7 +29,7 @@ test('analyse and clip run in worker threads and agree with the file', async () 
   assert.ok(Math.abs(analysis.peakSeconds - 40) <= 0.5);
   const clip = await pool.clip({ path: file, analysis: bytes, durationSeconds: 20, hitPointSeconds: 5 });
   assert.ok(clip.mp3.length > 20 * 16000 * 0.9);
-  assert.ok(Math.abs(clip.segment.hitPointSeconds! - 5) <= 1);
+  assert.ok(Math.abs(clip.plan.peakInClipSeconds! - 5) <= 1);
 });
 
 test('a full queue is a typed busy error, and the pool keeps serving', async () => {

@@ -1,0 +1,110 @@
+// The track's bars as an edit sees them: bar lines (downbeats plus the end of the last bar),
+// per-bar loudness, what a join between two bar lines sounds like, and how quiet a moment is.
+import type { Analysis } from '../analysis/analyse.ts';
+import { barDistance } from '../analysis/bar-features.ts';
+
+/** A join may show at most this quantile of the track's own bar-line novelty. */
+export const SEAM_NOVELTY_QUANTILE = 0.9;
+/** Around a time, the onset strength is averaged over this many seconds either side. */
+const QUIET_WINDOW_SECONDS = 0.02;
+
+export interface BarGrid {
+  trackSeconds: number;
+  /** Bar lines in seconds: line(i) starts bar i; line(bars) ends the last bar. */
+  lines: Float64Array;
+  bars: number;
+  /** Mean RMS per bar (linear). */
+  barRms: Float64Array;
+  /** Novelty of the join at each of the track's own bar lines 1..bars-1 allows at most this. */
+  seamLimit: number;
+  beatSeconds: number;
+  /** Running sum of the RMS envelope (rmsSum[i] = sum of rms[0..i)). */
+  rmsSum: Float64Array;
+  analysis: Analysis;
+}
+
+/** Mean RMS (linear) of the source between two times, from a running sum: O(1) per call. */
+export function rmsBetween(grid: BarGrid, from: number, to: number): number {
+  const { rmsSum, analysis } = grid;
+  const a = Math.min(rmsSum.length - 1, Math.max(0, Math.floor(from * analysis.frameRate)));
+  const b = Math.min(rmsSum.length - 1, Math.max(a + 1, Math.ceil(to * analysis.frameRate)));
+  return b > a ? (rmsSum[b] - rmsSum[a]) / (b - a) : 0;
+}
+
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Infinity;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+export function barGrid(analysis: Analysis): BarGrid {
+  const downbeats = analysis.barTimesSeconds;
+  const bars = downbeats.length;
+  const lines = new Float64Array(bars + 1);
+  lines.set(downbeats);
+  const lastLength = bars > 1 ? downbeats[bars - 1] - downbeats[bars - 2] : analysis.durationSeconds;
+  lines[bars] = Math.min(analysis.durationSeconds, (downbeats[bars - 1] ?? 0) + lastLength);
+  const rmsSum = new Float64Array(analysis.rms.length + 1);
+  for (let i = 0; i < analysis.rms.length; i++) rmsSum[i + 1] = rmsSum[i] + analysis.rms[i];
+  const natural: number[] = [];
+  for (let i = 1; i < bars; i++) natural.push(barDistance(analysis.barFeatures, i - 1, i));
+  const beats = analysis.beatTimesSeconds;
+  const beatSeconds = beats.length > 1 ? (beats[beats.length - 1] - beats[0]) / (beats.length - 1) : 0.5;
+  const grid = { trackSeconds: analysis.durationSeconds, lines, bars, barRms: new Float64Array(bars), seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE), beatSeconds, rmsSum, analysis };
+  for (let i = 0; i < bars; i++) grid.barRms[i] = rmsBetween(grid, lines[i], lines[i + 1]);
+  return grid;
+}
+
+/** Index of the bar that contains time t (-1 before the first downbeat). */
+export function barAt(grid: BarGrid, t: number): number {
+  let lo = 0, hi = grid.bars - 1, found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (grid.lines[mid] <= t + 1e-6) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * Cost of leaving the track at bar line `out` (bar out-1 was the last played) and going on at
+ * bar line `into` (bar into plays next), relative to the seam limit; undefined when the join
+ * would sound more different than SEAM_NOVELTY_QUANTILE of the track's own bar lines. It weighs
+ * what the listener hears across the join (bar out-1 then bar into) most, then whether the new
+ * bar is like the one it replaces and the old one like the one the new bar followed.
+ */
+export function seamCost(grid: BarGrid, out: number, into: number, relaxed = false): number | undefined {
+  if (out === into || out < 1 || into < 1 || out >= grid.bars || into >= grid.bars) return undefined;
+  const features = grid.analysis.barFeatures;
+  const heard = barDistance(features, out - 1, into);
+  if (heard > grid.seamLimit && !relaxed) return undefined;
+  const replaced = barDistance(features, out, into);
+  const preceded = barDistance(features, out - 1, into - 1);
+  return (heard + 0.5 * replaced + 0.5 * preceded) / (2 * Math.max(grid.seamLimit, 1e-6));
+}
+
+/** Onset strength around t relative to the track's median: below 1 is quieter than usual. */
+export function onsetRatio(grid: BarGrid, t: number): number {
+  const { onset, frameRate } = grid.analysis;
+  const a = Math.max(0, Math.floor((t - QUIET_WINDOW_SECONDS) * frameRate));
+  const b = Math.min(onset.length, Math.ceil((t + QUIET_WINDOW_SECONDS) * frameRate) + 1);
+  let max = 0;
+  for (let i = a; i < b; i++) max = Math.max(max, onset[i]);
+  return max / (medianOnset(grid) || 1e-9);
+}
+
+const medians = new WeakMap<BarGrid, number>();
+function medianOnset(grid: BarGrid): number {
+  let median = medians.get(grid);
+  if (median === undefined) {
+    median = quantile(Array.from(grid.analysis.onset), 0.5);
+    medians.set(grid, median);
+  }
+  return median;
+}
+
+export function isSectionStart(grid: BarGrid, t: number): boolean {
+  return grid.analysis.sectionTimesSeconds.some((s) => Math.abs(s - t) < 1e-3);
+}

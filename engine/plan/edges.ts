@@ -1,0 +1,45 @@
+// Where a clip may start and end, and what each choice costs (lower is better). Music can start
+// on the track's start, a section's downbeat, any downbeat, or a pickup into a downbeat from a
+// quiet moment of the bar before; it ends best with the track's own ending.
+import type { Ending } from './plan.ts';
+import { type BarGrid, barAt, isSectionStart, onsetRatio } from './bar-grid.ts';
+
+/** Within this many seconds a time counts as on a bar line (the issue's 20 ms tolerance). */
+export const ON_LINE_SECONDS = 0.02;
+/** Start costs: a section downbeat or the track's start is ideal; a plain downbeat is good. */
+const PLAIN_DOWNBEAT_COST = 0.3;
+const PICKUP_COST = 0.4;
+/** A pickup that starts on a strong onset (mid-note) costs this much more per median onset. */
+const PICKUP_ONSET_COST = 0.4;
+const MAX_ONSET_RATIO = 2;
+/** End costs: a bar line instead of the track's ending, and a cut that lands on neither (worse than any join: it ends mid-beat). */
+const BAR_LINE_END_COST = 0.8;
+const CUT_END_COST = 3;
+/** The ending may lose at most this share of the decay after its last bar, cost rising to 1. */
+const DECAY_TRIM_COST = 1;
+
+export function startCost(grid: BarGrid, s0: number): number {
+  if (s0 < ON_LINE_SECONDS) return 0; // the track's start
+  const bar = barAt(grid, s0 + ON_LINE_SECONDS);
+  if (bar >= 0 && Math.abs(grid.lines[bar] - s0) < ON_LINE_SECONDS) return isSectionStart(grid, grid.lines[bar]) ? 0 : PLAIN_DOWNBEAT_COST;
+  return PICKUP_COST + PICKUP_ONSET_COST * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, s0));
+}
+
+export interface EndChoice {
+  cost: number;
+  ending: Ending;
+}
+
+/** The ending of a clip whose last part stops at source time `end`. */
+export function endChoice(grid: BarGrid, end: number): EndChoice {
+  const lastLine = grid.lines[grid.bars];
+  if (end >= lastLine - ON_LINE_SECONDS) {
+    // The last bar plays whole, then its decay, trimmed at most to the bar line.
+    const decay = grid.trackSeconds - lastLine;
+    const trimmed = decay > 0 ? Math.max(0, grid.trackSeconds - end) / decay : 0;
+    return { cost: DECAY_TRIM_COST * Math.min(1, trimmed), ending: 'track_end' };
+  }
+  const bar = barAt(grid, end + ON_LINE_SECONDS);
+  if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) return { cost: BAR_LINE_END_COST, ending: 'bar_line' };
+  return { cost: CUT_END_COST + 0.3 * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, end)), ending: 'cut' };
+}

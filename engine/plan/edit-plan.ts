@@ -1,0 +1,150 @@
+// Edit mode: exactly D seconds of the track's own bars. Without a hit point: the best start
+// (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
+// join between them where two bars sound alike. With a hit point H: the peak lands at H exactly,
+// reached by a lead-in of earlier (quieter) bars, and followed by the track's ending.
+import type { Analysis } from '../analysis/analyse.ts';
+import { EngineError } from '../errors.ts';
+import { type ClipPlan, type ClipRequest, type Ending, type Run, planOf } from './plan.ts';
+import { type BarGrid, barAt, barGrid, rmsBetween, seamCost } from './bar-grid.ts';
+import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
+import { contentWorth } from './content.ts';
+
+/** Every join costs this much on top of how its bars differ: fewer joins are better. */
+const JOIN_COST = 0.3;
+/** No part shorter than this (a beat at 120 BPM): shorter ones would sound like stutters. */
+export const MIN_PART_SECONDS = 0.5;
+/** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
+const MAX_LEAD_IN_BARS = 8;
+/** Bars from the peak's that may never play before it (the climax must first sound at H). */
+const CLIMAX_BARS = 4;
+/** Bars played before the peak must be quieter than this share of the peak's loudness. */
+const LEAD_IN_LOUDNESS_SHARE = 0.9;
+
+export interface Choice {
+  cost: number;
+  runs: Run[];
+  ending: Ending;
+}
+
+function better(a: Choice | undefined, b: Choice): Choice {
+  return !a || b.cost < a.cost ? b : a;
+}
+
+/** Without a hit point: one run, or a start run joined to a run that ends with the track. */
+function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
+  const { lines, bars, trackSeconds } = grid;
+  let best: Choice | undefined;
+  const starts = [0, trackSeconds - duration, ...lines.subarray(0, bars)];
+  for (const s0 of starts) {
+    if (s0 < 0 || s0 > trackSeconds - duration + 1e-9) continue;
+    const runs = [{ sourceStart: s0, length: duration }];
+    const end = endChoice(grid, s0 + duration);
+    best = better(best, { cost: startCost(grid, s0) + end.cost - contentWorth(grid, runs), runs, ending: end.ending });
+  }
+  for (let e = 1; e < bars; e++) {
+    const ending = trackSeconds - lines[e];
+    const lead = duration - ending;
+    if (lead < MIN_PART_SECONDS) continue;
+    for (let x = 1; x < e; x++) {
+      const s0 = lines[x] - lead;
+      const seam = s0 >= 0 ? seamCost(grid, x, e) : undefined;
+      if (seam === undefined) continue;
+      const runs = [{ sourceStart: s0, length: lead }, { sourceStart: lines[e], length: ending }];
+      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam - contentWorth(grid, runs), runs, ending: 'track_end' });
+    }
+  }
+  return best;
+}
+
+/** For each bar, whether it may play before the peak: not the climax itself, and quieter than it. */
+function leadInBars(grid: BarGrid, peakBar: number): Int32Array {
+  const peak = grid.analysis.peakSeconds;
+  const peakLoudness = rmsBetween(grid, peak, peak + 2 * (grid.lines[Math.min(grid.bars, peakBar + 1)] - grid.lines[Math.max(0, peakBar)]));
+  // Running count of bars that may not, so a run's check is O(1).
+  const forbidden = new Int32Array(grid.bars + 1);
+  for (let b = 0; b < grid.bars; b++) {
+    const climax = b >= peakBar && b < peakBar + CLIMAX_BARS;
+    forbidden[b + 1] = forbidden[b] + (climax || grid.barRms[b] >= LEAD_IN_LOUDNESS_SHARE * peakLoudness ? 1 : 0);
+  }
+  return forbidden;
+}
+
+/** Before the peak: the clip's first H seconds, ending where the run through the peak begins. */
+function leadIn(grid: BarGrid, hit: number, relaxed: boolean): (Choice & { peakRunStart: number }) | undefined {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  let best: (Choice & { peakRunStart: number }) | undefined;
+  const straight = peak - hit;
+  if (straight >= 0) best = { cost: startCost(grid, straight), runs: [], ending: 'track_end', peakRunStart: straight };
+  const forbidden = leadInBars(grid, peakBar);
+  for (let c = Math.max(1, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) {
+    const lead = hit - (peak - grid.lines[c]);
+    if (lead < MIN_PART_SECONDS) continue;
+    for (let x = 1; x < grid.bars; x++) {
+      const s0 = grid.lines[x] - lead;
+      if (s0 < 0) continue;
+      const first = Math.max(0, barAt(grid, s0));
+      if (forbidden[x] - forbidden[first] > 0) continue;
+      const seam = seamCost(grid, x, c, relaxed);
+      if (seam === undefined) continue;
+      const cost = startCost(grid, s0) + JOIN_COST + seam;
+      if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: s0, length: lead }], ending: 'track_end', peakRunStart: grid.lines[c] };
+    }
+  }
+  return best;
+}
+
+/**
+ * After the peak: D - H seconds. Either the run through the peak goes on to where the clip ends,
+ * or it leaves at a bar line for the track's ending, which then plays to the track's last sample.
+ * Bars alone cannot make an arbitrary D - H, so the ending's part may begin with a pickup: a
+ * stretch of the bar before its downbeat, from a quiet moment, as a clip's start may.
+ */
+function afterPeak(grid: BarGrid, rest: number, relaxed: boolean): (Choice & { peakRunEnd: number }) | undefined {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  const { lines, bars, trackSeconds } = grid;
+  let best: (Choice & { peakRunEnd: number }) | undefined;
+  if (peak + rest <= trackSeconds + 1e-9) {
+    const end = endChoice(grid, peak + rest);
+    best = { cost: end.cost, runs: [], ending: end.ending, peakRunEnd: peak + rest };
+  }
+  for (let x = Math.max(1, peakBar + 1); x < bars; x++) {
+    const through = lines[x] - peak;
+    const ending = rest - through;
+    if (through < MIN_PART_SECONDS || ending < MIN_PART_SECONDS) continue;
+    const endingStart = trackSeconds - ending;
+    const e = barAt(grid, endingStart - ON_LINE_SECONDS) + 1; // the downbeat the ending starts on or leads into
+    if (e <= peakBar || e >= bars || e === x) continue;
+    const seam = seamCost(grid, x, e, relaxed);
+    if (seam === undefined) continue;
+    const cost = JOIN_COST + seam + startCost(grid, endingStart);
+    if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end', peakRunEnd: lines[x] };
+  }
+  return best;
+}
+
+function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
+  const before = leadIn(grid, hit, false) ?? leadIn(grid, hit, true);
+  // A join that sounds more different than the track's own bar lines is still better than an end mid-beat.
+  const strictAfter = afterPeak(grid, duration - hit, false);
+  const relaxedAfter = !strictAfter || strictAfter.ending === 'cut' ? afterPeak(grid, duration - hit, true) : undefined;
+  const after = relaxedAfter && relaxedAfter.ending !== 'cut' ? relaxedAfter : strictAfter ?? relaxedAfter;
+  if (!before || !after) {
+    throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {
+      min: 0,
+      max: duration,
+      peak_seconds: Math.round(grid.analysis.peakSeconds * 100) / 100,
+    });
+  }
+  const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
+  return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
+}
+
+export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
+  const grid = barGrid(analysis);
+  const duration = request.durationSeconds;
+  const choice = request.hitPointSeconds === undefined ? freeEdit(grid, duration) : anchoredEdit(grid, duration, request.hitPointSeconds);
+  const runs = choice?.runs ?? [{ sourceStart: 0, length: duration }];
+  return planOf(request, runs, analysis.peakSeconds, choice?.ending ?? endChoice(grid, duration).ending);
+}

@@ -1,0 +1,100 @@
+// A clip plan: which stretches of the source play at which clip times. Every clip (segment, edit,
+// loop) is made from its plan, and the plan is what X-Clip-Plan and POST /clip-plan show.
+
+export const CLIP_MODES = ['segment', 'edit', 'loop'] as const;
+export type ClipMode = (typeof CLIP_MODES)[number];
+export type Ending = 'track_end' | 'bar_line' | 'cut';
+
+export const PLAN_SAMPLE_RATE = 44100;
+/** Equal-power crossfade across each join of an edit or loop (the limit is 30 ms). */
+export const SEAM_CROSSFADE_MS = 20;
+
+export interface ClipRequest {
+  mode: ClipMode;
+  durationSeconds: number;
+  hitPointSeconds?: number;
+}
+
+/** One stretch of source audio, in samples at PLAN_SAMPLE_RATE. */
+export interface PlanPart {
+  clipStart: number;
+  sourceStart: number;
+  length: number;
+  /** Crossfade with what plays before this part (the previous part, or for a loop the wrap), centred on clipStart. */
+  crossfadeMs: number;
+}
+
+export interface ClipPlan {
+  mode: ClipMode;
+  durationSeconds: number;
+  samples: number;
+  parts: PlanPart[];
+  hitPointSeconds: number | null;
+  /** Where the track's peak plays in the clip (its first appearance), or null when it is not in it. */
+  peakInClipSeconds: number | null;
+  ending: Ending;
+}
+
+/** A part as the builders make it, in seconds of source and of clip. */
+export interface Run {
+  sourceStart: number;
+  length: number;
+}
+
+function rounded(seconds: number): number {
+  return Math.round(seconds * 1000) / 1000;
+}
+
+/**
+ * The runs laid end to end, in whole samples: each run's clip start is rounded once, so the
+ * lengths add up to exactly the clip's samples and no run drifts against its source.
+ */
+export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
+  const samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE);
+  const parts: PlanPart[] = [];
+  let clipSeconds = 0;
+  runs.forEach((run, i) => {
+    const clipStart = Math.round(clipSeconds * PLAN_SAMPLE_RATE);
+    parts.push({
+      clipStart,
+      sourceStart: Math.round(run.sourceStart * PLAN_SAMPLE_RATE),
+      length: 0,
+      crossfadeMs: i > 0 || request.mode === 'loop' ? SEAM_CROSSFADE_MS : 0,
+    });
+    clipSeconds += run.length;
+  });
+  parts.forEach((part, i) => (part.length = (i + 1 < parts.length ? parts[i + 1].clipStart : samples) - part.clipStart));
+  const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
+  const holder = parts.find((p) => peakSample >= p.sourceStart && peakSample < p.sourceStart + p.length);
+  return {
+    mode: request.mode,
+    durationSeconds: request.durationSeconds,
+    samples,
+    parts,
+    hitPointSeconds: request.hitPointSeconds ?? null,
+    peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
+    ending,
+  };
+}
+
+/** The X-Clip-Plan header: [clip_start, source_start, length] triples in seconds, 3 decimals. */
+export function planHeader(plan: ClipPlan): string {
+  return JSON.stringify(plan.parts.map((p) => [p.clipStart, p.sourceStart, p.length].map((s) => rounded(s / PLAN_SAMPLE_RATE))));
+}
+
+/** The plan as POST /clip-plan returns it. */
+export function planJson(plan: ClipPlan) {
+  return {
+    mode: plan.mode,
+    duration_seconds: plan.durationSeconds,
+    parts: plan.parts.map((p) => ({
+      clip_start: rounded(p.clipStart / PLAN_SAMPLE_RATE),
+      source_start: rounded(p.sourceStart / PLAN_SAMPLE_RATE),
+      length: rounded(p.length / PLAN_SAMPLE_RATE),
+      crossfade_ms: p.crossfadeMs,
+    })),
+    hit_point_seconds: plan.hitPointSeconds,
+    peak_in_clip_seconds: plan.peakInClipSeconds,
+    ending: plan.ending,
+  };
+}
