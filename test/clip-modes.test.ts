@@ -1,0 +1,93 @@
+// Edit and loop modes and the clip plan over real HTTP: validation, X-Clip-Plan on every clip,
+// POST /clip-plan free and identical to what the download does, the plan matching the audio.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API } from './support/http.ts';
+import { climaxPiece } from './support/synth.ts';
+import { decodeMp3 } from './support/audio.ts';
+import { ingestSignals } from './support/ingest.ts';
+import { storePath } from '../catalog/store.ts';
+import { hashApiKey } from '../billing/api-keys.ts';
+import { planMatchesAudio } from './support/plan-audio.ts';
+
+let server: TestServer;
+let track: { id: string; audio_sha256: string };
+
+before(async () => {
+  server = await startTestServer();
+  await ingestSignals({
+    sql: server.service.database.sql,
+    pool: server.service.engine,
+    storeDir: path.join(server.dataDir, 'catalog'),
+    tracks: [{ file: 'climax.mp3', signal: climaxPiece(120, 90, 50), metadata: { title: 'Climax', artist: 'Test' } }],
+  });
+  [track] = await server.service.database.sql`SELECT id, audio_sha256 FROM tracks`;
+});
+after(() => server.stop());
+
+async function post(key: string, route: string, body: unknown) {
+  const response = await fetch(`${server.base}${API}${route}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, bytes, json: () => JSON.parse(Buffer.from(bytes).toString()) };
+}
+
+async function credits(key: string): Promise<number> {
+  const [row] = await server.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`;
+  return row.credits;
+}
+
+test('mode is validated: unknown modes, edit or loop without duration_seconds, loop with a hit point are 400s that cost nothing', async () => {
+  const key = await server.newKey('starter');
+  const before = await credits(key);
+  const cases: [unknown, RegExp][] = [
+    [{ track_id: track.id, duration_seconds: 20, mode: 'remix' }, /mode must be one of segment, edit, loop/],
+    [{ track_id: track.id, duration_seconds: 20, mode: 3 }, /mode must be one of/],
+    [{ track_id: track.id, mode: 'edit' }, /mode "edit" requires duration_seconds/],
+    [{ track_id: track.id, mode: 'loop' }, /mode "loop" requires duration_seconds/],
+    [{ track_id: track.id, duration_seconds: 20, hit_point_seconds: 5, mode: 'loop' }, /cannot be used with mode "loop"/],
+  ];
+  for (const route of ['/download-track', '/clip-plan']) {
+    for (const [body, message] of cases) {
+      const response = await post(key, route, body);
+      assert.equal(response.status, 400, `${route} ${JSON.stringify(body)}`);
+      assert.equal(response.json().code, 'invalid_parameters');
+      assert.match(response.json().message, message);
+    }
+  }
+  assert.equal(await credits(key), before);
+});
+
+test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same plan; the plan matches the audio', async () => {
+  const key = await server.newKey('pro');
+  const source = await decodeMp3(new Uint8Array(await import('node:fs').then((fs) => fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), track.audio_sha256, 'audio')))));
+  const bodies = [
+    { track_id: track.id, duration_seconds: 20, hit_point_seconds: 8 },
+    { track_id: track.id, duration_seconds: 20, hit_point_seconds: 8, mode: 'segment' },
+    { track_id: track.id, duration_seconds: 30, hit_point_seconds: 12, mode: 'edit' },
+    { track_id: track.id, duration_seconds: 25, mode: 'edit' },
+    { track_id: track.id, duration_seconds: 16, mode: 'loop' },
+  ];
+  for (const body of bodies) {
+    const before = await credits(key);
+    const plan = await post(key, '/clip-plan', body);
+    assert.equal(plan.status, 200, JSON.stringify(plan.json()));
+    assert.equal(await credits(key), before, '/clip-plan costs nothing');
+    const p = plan.json();
+    assert.equal(p.mode, body.mode ?? 'segment');
+    assert.equal(p.duration_seconds, body.duration_seconds);
+    assert.ok(['track_end', 'bar_line', 'cut'].includes(p.ending));
+    const clip = await post(key, '/download-track', body);
+    assert.equal(clip.status, 200);
+    assert.equal(await credits(key), before - 1);
+    const header = JSON.parse(clip.headers.get('x-clip-plan')!);
+    assert.deepEqual(header, p.parts.map((part: any) => [part.clip_start, part.source_start, part.length]), 'the download follows the plan /clip-plan showed');
+    const pcm = await decodeMp3(clip.bytes);
+    assert.equal(pcm.channels[0].length, Math.round(body.duration_seconds * 44100), `${JSON.stringify(body)}: exact length`);
+    const total = header.reduce((sum: number, [, , length]: number[]) => sum + length, 0);
+    assert.ok(Math.abs(total - body.duration_seconds) < 0.002, 'the parts add up to D');
+    if (body.hit_point_seconds !== undefined && body.mode === 'edit') assert.equal(p.peak_in_clip_seconds, body.hit_point_seconds, 'an edit puts the peak at H exactly');
+    planMatchesAudio(header, pcm, source);
+  }
+});
