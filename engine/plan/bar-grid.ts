@@ -15,8 +15,10 @@ export interface BarGrid {
   bars: number;
   /** Mean RMS per bar (linear). */
   barRms: Float64Array;
-  /** Novelty of the join at each of the track's own bar lines 1..bars-1 allows at most this. */
+  /** A join may sound at most this different: SEAM_NOVELTY_QUANTILE of the track's own bar lines. */
   seamLimit: number;
+  /** When no join is within seamLimit: the track's own most abrupt bar line (a section change). */
+  relaxedSeamLimit: number;
   beatSeconds: number;
   /** Running sum of the RMS envelope (rmsSum[i] = sum of rms[0..i)). */
   rmsSum: Float64Array;
@@ -50,7 +52,7 @@ export function barGrid(analysis: Analysis): BarGrid {
   for (let i = 1; i < bars; i++) natural.push(barDistance(analysis.barFeatures, i - 1, i));
   const beats = analysis.beatTimesSeconds;
   const beatSeconds = beats.length > 1 ? (beats[beats.length - 1] - beats[0]) / (beats.length - 1) : 0.5;
-  const grid = { trackSeconds: analysis.durationSeconds, lines, bars, barRms: new Float64Array(bars), seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE), beatSeconds, rmsSum, analysis };
+  const grid = { trackSeconds: analysis.durationSeconds, lines, bars, barRms: new Float64Array(bars), seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE), relaxedSeamLimit: quantile(natural, 1), beatSeconds, rmsSum, analysis };
   for (let i = 0; i < bars; i++) grid.barRms[i] = rmsBetween(grid, lines[i], lines[i + 1]);
   return grid;
 }
@@ -79,7 +81,7 @@ export function seamCost(grid: BarGrid, out: number, into: number, relaxed = fal
   if (out === into || out < 1 || into < 1 || out >= grid.bars || into >= grid.bars) return undefined;
   const features = grid.analysis.barFeatures;
   const heard = barDistance(features, out - 1, into);
-  if (heard > grid.seamLimit && !relaxed) return undefined;
+  if (heard > (relaxed ? grid.relaxedSeamLimit : grid.seamLimit)) return undefined;
   const replaced = barDistance(features, out, into);
   const preceded = barDistance(features, out - 1, into - 1);
   return (heard + 0.5 * replaced + 0.5 * preceded) / (2 * Math.max(grid.seamLimit, 1e-6));

@@ -121,6 +121,29 @@ function afterPeak(grid: BarGrid, rest: number, relaxed: boolean): (Choice & { p
     const cost = JOIN_COST + seam + startCost(grid, endingStart);
     if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end', peakRunEnd: lines[x] };
   }
+  return best ?? (relaxed ? repeatAfterPeak(grid, rest) : undefined);
+}
+
+/**
+ * When the track has less than D - H after its peak: the climax's bars again (a jump back to a
+ * bar line after the peak's bar), then on until the clip ends, wherever that falls.
+ */
+function repeatAfterPeak(grid: BarGrid, rest: number): (Choice & { peakRunEnd: number }) | undefined {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  let best: (Choice & { peakRunEnd: number }) | undefined;
+  for (let x = Math.max(1, peakBar + 2); x < grid.bars; x++) {
+    const through = grid.lines[x] - peak;
+    if (through < MIN_PART_SECONDS || through > rest - MIN_PART_SECONDS) continue;
+    for (let e = Math.max(1, peakBar + 1); e < x; e++) {
+      const end = grid.lines[e] + rest - through;
+      const seam = end <= grid.trackSeconds ? seamCost(grid, x, e, true) : undefined;
+      if (seam === undefined) continue;
+      const choice = endChoice(grid, end);
+      const cost = JOIN_COST + seam + choice.cost;
+      if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: grid.lines[e], length: rest - through }], ending: choice.ending, peakRunEnd: grid.lines[x] };
+    }
+  }
   return best;
 }
 

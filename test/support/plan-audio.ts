@@ -7,6 +7,14 @@ const RATE = 44100;
 const PROBE_SECONDS = 0.25;
 const SEARCH_SECONDS = 0.05;
 const TOLERANCE_SAMPLES = 44; // 1 ms
+/** Below this RMS (about -60 dBFS) a stretch is silence, which says nothing about where it came from. */
+const SILENT_RMS = 0.001;
+
+function rms(x: Float32Array, from: number, length: number): number {
+  let sum = 0;
+  for (let i = 0; i < length; i++) sum += (x[from + i] ?? 0) ** 2;
+  return Math.sqrt(sum / length);
+}
 
 function correlation(a: Float32Array, aFrom: number, b: Float32Array, bFrom: number, length: number): number {
   let ab = 0, aa = 0, bb = 0;
@@ -28,6 +36,7 @@ export function planMatchesAudio(plan: number[][], clip: Pcm, source: Pcm): void
     const offset = Math.round((length / 2 - PROBE_SECONDS / 2) * RATE);
     const clipAt = Math.round(clipStart * RATE) + offset;
     const sourceAt = Math.round(sourceStart * RATE) + offset;
+    if (rms(source.channels[0], sourceAt, probe) < SILENT_RMS) continue; // a silent stretch matches anywhere
     let bestLag = 0, best = -Infinity;
     for (let lag = -search; lag <= search; lag++) {
       const c = correlation(clip.channels[0], clipAt, source.channels[0], sourceAt + lag, probe);

@@ -1,0 +1,111 @@
+// Edit and loop modes on rendered demo songs, whose bars, climax and ending are known by design:
+// exact length, the designed climax at H, joins on bar lines, the track's own ending, joins no
+// more novel than the track's own bar lines, and a loop that wraps without a discontinuity.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { planTrack, type TrackPlan } from '../../catalog/demo/plan.ts';
+import { renderTrack } from '../../catalog/demo/render.ts';
+import { trackSeed, DEFAULT_SEED } from '../../catalog/demo/generate.ts';
+import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
+import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
+import { indexFrames, type FrameIndex } from '../../engine/mp3/frame-index.ts';
+import { decodeAll, type Pcm } from '../../engine/mp3/decode.ts';
+import { makeClip } from '../../engine/clip.ts';
+import { planClip } from '../../engine/plan/plan-clip.ts';
+import { barGrid, barAt } from '../../engine/plan/bar-grid.ts';
+import { barDistance } from '../../engine/analysis/bar-features.ts';
+import { planHeader, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
+import { planMatchesAudio } from '../support/plan-audio.ts';
+
+const ON_BAR_SECONDS = 0.02;
+const HIT_TOLERANCE_SECONDS = 0.025;
+interface Song { design: TrackPlan; mp3: Uint8Array; index: FrameIndex; analysis: Analysis; pcm: Pcm }
+const songs: Song[] = [];
+
+before(async () => {
+  for (const i of [0, 3]) {
+    const design = planTrack(trackSeed(DEFAULT_SEED, i));
+    const mix = renderTrack(design);
+    const mp3 = await encodeGaplessMp3(mix.left, mix.right);
+    const index = indexFrames(mp3);
+    const pcm = await decodeAll(mp3, index);
+    songs.push({ design, mp3, index, analysis: analysePcm(pcm), pcm });
+  }
+});
+
+const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
+/** Distance from t to the nearest designed bar line (bars of the demo song start at 0). */
+const offBar = (song: Song, t: number) => {
+  const bars = t / song.design.barSeconds;
+  return Math.abs(bars - Math.round(bars)) * song.design.barSeconds;
+};
+
+test('edits: exact length, the designed climax at H within 25 ms, joins on bar lines, the track ending when D allows', async () => {
+  for (const song of songs) {
+    const climax = song.design.climaxSeconds;
+    for (const [duration, hit] of [[30, 10], [30, 1], [30, 29], [45, 20], [60, 50], [25, undefined], [40, undefined]] as const) {
+      const what = `song ${song.design.seed} D=${duration} H=${hit}`;
+      const clip = await makeClip(song.mp3, song.index, song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+      const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+      assert.equal(decoded.channels[0].length, Math.round(duration * 44100), `${what}: length`);
+      const parts = clip.plan.parts;
+      for (let i = 0; i < parts.length; i++) {
+        const end = seconds(parts[i].sourceStart + parts[i].length);
+        if (i + 1 < parts.length) assert.ok(offBar(song, end) < ON_BAR_SECONDS, `${what}: part ${i} leaves at ${end}, off the bar grid`);
+        const start = seconds(parts[i].sourceStart);
+        // A part starts on a bar line, at the track's start, or with a pickup: less than a bar before one.
+        assert.ok(offBar(song, start) < ON_BAR_SECONDS || start < ON_BAR_SECONDS || (start % song.design.barSeconds) > 0, `${what}: part ${i} starts at ${start}`);
+      }
+      if (hit !== undefined) {
+        const holder = parts.find((p) => climax >= seconds(p.sourceStart) && climax < seconds(p.sourceStart + p.length));
+        assert.ok(holder, `${what}: the climax is in the clip`);
+        const landing = seconds(holder!.clipStart) + climax - seconds(holder!.sourceStart);
+        assert.ok(Math.abs(landing - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the designed climax plays at ${landing.toFixed(3)}`);
+      }
+      const last = parts[parts.length - 1];
+      if (clip.plan.ending === 'track_end') assert.ok(Math.abs(seconds(last.sourceStart + last.length) - song.analysis.durationSeconds) < 0.5, `${what}: ends with the track`);
+      if (hit === undefined && duration >= 25) assert.equal(clip.plan.ending, 'track_end', `${what}: D leaves room for the ending`);
+      // Only a clip that must end less than a bar after its peak, or later after it than the track
+      // goes on, has no bar line or ending to reach.
+      const after = duration - (hit ?? 0);
+      if (after > song.design.barSeconds && (hit === undefined || after < song.analysis.durationSeconds - climax)) assert.notEqual(clip.plan.ending, 'cut', `${what}: never ends mid-beat`);
+      planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, song.pcm);
+    }
+  }
+});
+
+test('joins: most within the 90th percentile of the track\'s own bar-line novelty, none beyond its most abrupt bar line', () => {
+  let joins = 0, within = 0;
+  for (const song of songs) {
+    const grid = barGrid(song.analysis);
+    for (const [duration, hit] of [[30, 10], [30, 25], [45, 5], [20, undefined], [35, undefined]] as const) {
+      const plan = planClip(song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+      for (let i = 1; i < plan.parts.length; i++) {
+        const out = barAt(grid, seconds(plan.parts[i - 1].sourceStart + plan.parts[i - 1].length) - 0.05); // the last bar played
+        const into = barAt(grid, seconds(plan.parts[i].sourceStart) + grid.beatSeconds * 4 - 0.05); // the first bar that follows
+        const novelty = barDistance(song.analysis.barFeatures, out, into);
+        assert.ok(novelty <= grid.relaxedSeamLimit + 1e-6, `song ${song.design.seed} D=${duration} H=${hit}: join ${i} novelty ${novelty.toFixed(3)} > ${grid.relaxedSeamLimit.toFixed(3)}`);
+        joins++;
+        if (novelty <= grid.seamLimit + 1e-6) within++;
+      }
+    }
+  }
+  console.log(`# ${within} of ${joins} joins within the 90th percentile of the track's own bar-line novelty`);
+  assert.ok(within >= 0.8 * joins, `${within} of ${joins} joins within the 90th percentile`);
+});
+
+test('loops: exact length, and played twice the wrap is no rougher than the music itself', async () => {
+  for (const song of songs) {
+    for (const duration of [12, 20]) {
+      const clip = await makeClip(song.mp3, song.index, song.analysis, { mode: 'loop', durationSeconds: duration });
+      const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+      const x = decoded.channels[0];
+      assert.equal(x.length, Math.round(duration * 44100));
+      const steps = Array.from({ length: x.length - 1 }, (_, i) => Math.abs(x[i + 1] - x[i])).sort((a, b) => a - b);
+      const typical = steps[Math.floor(0.999 * steps.length)];
+      const wrap = Math.abs(x[0] - x[x.length - 1]);
+      assert.ok(wrap <= typical, `song ${song.design.seed} D=${duration}: step at the wrap ${wrap.toFixed(4)} > 99.9th percentile step ${typical.toFixed(4)}`);
+      assert.ok(offBar(song, seconds(clip.plan.parts[0].sourceStart + clip.plan.parts[0].length)) < ON_BAR_SECONDS, 'the loop wraps at a bar line');
+    }
+  }
+});
