@@ -13,8 +13,12 @@ import { lameJs, wasmLame } from '../engine/mp3/encoders.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { serialiseAnalysis } from '../engine/analysis/serialise.ts';
 import { makeClip } from '../engine/clip.ts';
+import { planClip } from '../engine/plan/plan-clip.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { climaxPiece } from '../test/support/synth.ts';
+import { planTrack } from '../catalog/demo/plan.ts';
+import { renderTrack } from '../catalog/demo/render.ts';
+import { trackSeed, DEFAULT_SEED } from '../catalog/demo/generate.ts';
 import { timeTasks } from './timing.ts';
 import { machineLine } from './machine.ts';
 
@@ -42,6 +46,13 @@ export async function benchEngine(): Promise<string> {
   const analysisBytes = serialiseAnalysis(analysis);
   const left = pcm.channels[0].subarray(0, CLIP_SECONDS * 44100);
   const right = pcm.channels[1].subarray(0, CLIP_SECONDS * 44100);
+  // Edits are timed on a rendered demo song (verses, choruses, a build, a climax, an outro): on
+  // it an edit with a hit point is usually several parts, where the synthetic piece needs one.
+  const song = renderTrack(planTrack(trackSeed(DEFAULT_SEED, 0)));
+  const songMp3 = await encodeGaplessMp3(song.left, song.right);
+  const songIndex = indexFrames(songMp3);
+  const songAnalysis = analysePcm(await decodeAll(songMp3, songIndex));
+  const editParts: number[] = [];
   const pool = createEnginePool();
   const ffmpeg = hasFfmpeg();
   const out = path.join(dir, 'cut.mp3');
@@ -56,6 +67,13 @@ export async function benchEngine(): Promise<string> {
       [`encode ${lameJs.name}`]: () => encodeGaplessMp3(left, right, { encoder: lameJs }),
       'clip 30 s, in-process (analysis cached)': () => makeClip(track, index, analysis, { mode: 'segment', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
       'clip 30 s, in-process, full re-encode': () => makeClip(track, index, analysis, { mode: 'segment', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }, { allowSplice: false }),
+      'edit 30 s with H, in-process': async () => {
+        const clip = await makeClip(songMp3, songIndex, songAnalysis, { mode: 'edit', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 });
+        editParts.push(clip.plan.parts.length);
+      },
+      'segment 30 s with H on the same song': () => makeClip(songMp3, songIndex, songAnalysis, { mode: 'segment', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
+      'loop 16 s, in-process': () => makeClip(songMp3, songIndex, songAnalysis, { mode: 'loop', durationSeconds: 16 + (nextStart() % 5) }),
+      'plan of an edit 30 s with H': () => planClip(songAnalysis, { mode: 'edit', durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
       'clip 30 s, through the worker pool': () => pool.clip({ path: file, analysis: analysisBytes, durationSeconds: CLIP_SECONDS, hitPointSeconds: (nextStart() % 25) + 2 }),
     };
     if (ffmpeg) {
@@ -83,9 +101,19 @@ export async function benchEngine(): Promise<string> {
     lines.push(`clip 30 s in-process        mean ${inProcess.meanMs.toFixed(1)} ms, p50 ${inProcess.p50Ms.toFixed(1)} ms (splice: edges re-encoded, middle frames copied)`);
     lines.push(`clip 30 s full re-encode    mean ${reencode.meanMs.toFixed(1)} ms, p50 ${reencode.p50Ms.toFixed(1)} ms (fallback path, e.g. sources not 128 kbps CBR 44.1 kHz)`);
     lines.push(`clip 30 s via worker pool   mean ${viaPool.meanMs.toFixed(1)} ms, p50 ${viaPool.p50Ms.toFixed(1)} ms`);
+    const edit = t('edit 30 s with H, in-process');
+    const loop = t('loop 16 s, in-process');
+    const plan = t('plan of an edit 30 s with H');
+    const songSegment = t('segment 30 s with H on the same song');
+    const parts = editParts.reduce((a, b) => a + b, 0) / Math.max(1, editParts.length);
+    lines.push(`demo song ${songAnalysis.durationSeconds.toFixed(0)} s: segment 30 s with H mean ${songSegment.meanMs.toFixed(1)} ms, p50 ${songSegment.p50Ms.toFixed(1)} ms`);
+    lines.push(`edit 30 s with H in-process mean ${edit.meanMs.toFixed(1)} ms, p50 ${edit.p50Ms.toFixed(1)} ms (${parts.toFixed(1)} parts on average; ${(edit.p50Ms / songSegment.p50Ms).toFixed(1)}x the segment clip; target <= 100 ms)`);
+    lines.push(`loop 16-20 s in-process     mean ${loop.meanMs.toFixed(1)} ms, p50 ${loop.p50Ms.toFixed(1)} ms`);
+    lines.push(`plan of an edit 30 s with H mean ${plan.meanMs.toFixed(2)} ms, p50 ${plan.p50Ms.toFixed(2)} ms (what POST /clip-plan computes on a cache miss)`);
     if (ffmpeg) {
       const reference = t('ffmpeg cut+encode 30 s (reference)');
       lines.push(`ffmpeg cut+encode 30 s      mean ${reference.meanMs.toFixed(1)} ms, p50 ${reference.p50Ms.toFixed(1)} ms (reference)`);
+      lines.push(`ratio edit 30 s with H / ffmpeg: ${(edit.meanMs / reference.meanMs).toFixed(2)} (target <= 0.5)`);
       lines.push(`ratio clip (pool) / ffmpeg: ${(viaPool.meanMs / reference.meanMs).toFixed(2)}   in-process / ffmpeg: ${(inProcess.meanMs / reference.meanMs).toFixed(2)}   full re-encode / ffmpeg: ${(reencode.meanMs / reference.meanMs).toFixed(2)}   (target <= 1.0)`);
     } else {
       lines.push('ffmpeg not installed: no reference ratio (apt-get install ffmpeg)');
