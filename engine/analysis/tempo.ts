@@ -1,13 +1,20 @@
 // Tempo in BPM from the autocorrelation of the onset strength, weighted by a log-normal prior
-// around 120 BPM (as librosa), with an octave check: a pulse twice as fast that is nearly as
-// strong is the real beat (uniform click or drum patterns), a weaker one is a subdivision.
+// around 120 BPM (as librosa), then the metrical level: the pulse twice as fast is the beat only
+// when the beat grid cannot tell its beats from its off-beats (a uniform click or a kick-snare on
+// every beat) and that faster pulse is itself clean (nothing between its beats). A uniform stream
+// of subdivisions at every level (arpeggios, hi-hats) stays at the level the prior prefers: judged
+// by the autocorrelation alone, such streams were read at twice the tempo listeners (and aubio,
+// soundstretch and bpm-tools) give.
+import { offbeatRatio } from './pulse-grid.ts';
 
 export const MIN_BPM = 40;
 export const MAX_BPM = 220;
 const PRIOR_CENTER_BPM = 120;
 const PRIOR_OCTAVES = 1;
-/** How strong the half-period pulse must be, relative to the chosen one, to double the tempo. */
-const DOUBLE_IF_HALF_PERIOD_RATIO = 0.8;
+/** Off-beats at least this strong relative to the beats: the grid does not tell them apart. */
+const UNACCENTED_OFFBEAT_RATIO = 0.8;
+/** The faster pulse counts as clean when what lies between its beats is at most this strong. */
+const CLEAN_PULSE_OFFBEAT_RATIO = 0.3;
 
 export function autocorrelation(values: Float32Array, maxLag: number): Float64Array {
   const out = new Float64Array(maxLag + 1);
@@ -55,6 +62,18 @@ export function tempoPeriodFrames(onset: Float32Array, frameRate: number): numbe
     const denominator = a - 2 * b + c;
     if (denominator < 0) period = bestLag + (0.5 * (a - c)) / denominator;
   }
-  while (period / 2 >= minLag && acfAt(acf, period / 2) >= DOUBLE_IF_HALF_PERIOD_RATIO * acfAt(acf, period)) period /= 2;
+  return metricalLevelPeriod(onset, period, frameRate);
+}
+
+/** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
+export function metricalLevelPeriod(onset: Float32Array, period: number, frameRate: number): number {
+  const fastestPeriod = (60 * frameRate) / MAX_BPM;
+  while (
+    period / 2 >= fastestPeriod &&
+    offbeatRatio(onset, period, frameRate) >= UNACCENTED_OFFBEAT_RATIO &&
+    offbeatRatio(onset, period / 2, frameRate) <= CLEAN_PULSE_OFFBEAT_RATIO
+  ) {
+    period /= 2;
+  }
   return period;
 }

@@ -1,0 +1,60 @@
+// How strongly the onsets mark a pulse: lay a grid of the given period over the onset strength and
+// compare what falls on the grid points (the beats) with what falls half-way between them (the
+// off-beats). Phase is chosen per window, so slow tempo drift and pauses do not smear the grid.
+
+/** Window over which one grid phase is fitted; long enough for several beats, short against drift. */
+const GRID_WINDOW_SECONDS = 6;
+/** An onset counts for a grid point within this many frames (about +-23 ms at 86 frames/s). */
+const GRID_TOLERANCE_FRAMES = 2;
+
+export interface PulseAccents {
+  /** Mean onset strength at the beats (the best phase per window). */
+  beat: number;
+  /** Mean onset strength half-way between those beats. */
+  offbeat: number;
+}
+
+function strongestNear(onset: Float32Array, frame: number): number {
+  const centre = Math.round(frame);
+  let strongest = 0;
+  for (let f = centre - GRID_TOLERANCE_FRAMES; f <= centre + GRID_TOLERANCE_FRAMES; f++) {
+    if (f >= 0 && f < onset.length && onset[f] > strongest) strongest = onset[f];
+  }
+  return strongest;
+}
+
+/** Beat and off-beat accents of the pulse with period `periodFrames` (fractional). */
+export function pulseAccents(onset: Float32Array, periodFrames: number, frameRate: number): PulseAccents {
+  const window = Math.max(Math.round(GRID_WINDOW_SECONDS * frameRate), Math.ceil(4 * periodFrames));
+  let beatSum = 0;
+  let offbeatSum = 0;
+  let windows = 0;
+  for (let start = 0; start === 0 || start + window <= onset.length; start += window) {
+    const end = Math.min(onset.length, start + window);
+    let bestBeat = -1;
+    let bestOffbeat = 0;
+    for (let phase = 0; phase < periodFrames; phase++) {
+      let beat = 0;
+      let offbeat = 0;
+      let points = 0;
+      for (let t = start + phase; t < end; t += periodFrames, points++) {
+        beat += strongestNear(onset, t);
+        offbeat += strongestNear(onset, t + periodFrames / 2);
+      }
+      if (points && beat / points > bestBeat) {
+        bestBeat = beat / points;
+        bestOffbeat = offbeat / points;
+      }
+    }
+    beatSum += Math.max(0, bestBeat);
+    offbeatSum += bestOffbeat;
+    windows++;
+  }
+  return { beat: beatSum / windows, offbeat: offbeatSum / windows };
+}
+
+/** Off-beat accent relative to the beat (0: nothing between the beats, 1: as strong as the beats). */
+export function offbeatRatio(onset: Float32Array, periodFrames: number, frameRate: number): number {
+  const { beat, offbeat } = pulseAccents(onset, periodFrames, frameRate);
+  return beat > 0 ? offbeat / beat : 1;
+}
