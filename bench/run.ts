@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<string>> = {
   catalog: async () => (await import('./catalog.ts')).benchCatalog(),
   download: async () => (await import('./download.ts')).benchDownload(),
   search: async () => (await import('./search.ts')).benchSearch(),
+  tempo: async () => (await import('./tempo.ts')).benchTempo(),
 };
 
 async function main() {

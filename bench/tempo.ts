@@ -1,0 +1,67 @@
+// Analysis accuracy on real recordings (Debian's game soundtracks, test/support/soundtracks.ts):
+// per piece the three estimators, the agreed reference, our tempo, Acc1/Acc2, and how far the peak's
+// 3 s window lies below the loudest 3 s (EBU R128 short-term loudness, K-weighted). Also the
+// analysis time per minute of audio, the figure that catalog ingest pays.
+import path from 'node:path';
+import { analysePcm } from '../engine/analysis/analyse.ts';
+import { decodePiece, soundtrackReferences, toolsPresent, type Reference } from '../test/support/soundtracks.ts';
+import { acc1, acc2, CLIMAX_TOLERANCE_LU, peakLoudnessDeficitLu } from '../test/support/tempo-accuracy.ts';
+import { machineLine } from './machine.ts';
+
+export interface PieceResult {
+  reference: Reference;
+  tempoBpm: number;
+  peakSeconds: number;
+  deficitLu: number;
+  /** The same for the 3 s that start at the peak. */
+  openingDeficitLu: number;
+  analysisMs: number;
+}
+
+export function measurePieces(references: Reference[]): PieceResult[] {
+  return references.flatMap((reference) => {
+    const pcm = decodePiece(reference.file);
+    if (!pcm) return [];
+    const started = performance.now();
+    const analysis = analysePcm(pcm);
+    const analysisMs = performance.now() - started;
+    const deficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds);
+    const openingDeficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds, true);
+    return [{ reference, tempoBpm: analysis.tempoBpm, peakSeconds: analysis.peakSeconds, deficitLu, openingDeficitLu, analysisMs }];
+  });
+}
+
+const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+
+export async function benchTempo(): Promise<string> {
+  if (!toolsPresent()) return 'skipped: needs ffmpeg, aubio (aubio-tools), soundstretch and bpm (bpm-tools)';
+  const results = measurePieces(soundtrackReferences());
+  if (results.length === 0) return 'skipped: no soundtrack packages installed (design.md lists them)';
+  const lines = [machineLine(), '', 'piece                                   s  aubio  sstr   bpm |   ref   ours acc1 acc2 | peak s  LU below (3 s from peak)'];
+  for (const r of results) {
+    const { estimates, tempoBpm: ref } = r.reference;
+    const name = `${path.basename(path.dirname(r.reference.file))}/${path.basename(r.reference.file)}`.slice(-36).padEnd(36);
+    const a1 = ref === undefined ? '   ' : acc1(r.tempoBpm, ref) ? 'yes' : 'no ';
+    const a2 = ref === undefined ? '   ' : acc2(r.tempoBpm, ref) ? 'yes' : 'no ';
+    lines.push(
+      `${name} ${fixed(r.reference.seconds, 0).padStart(4)} ${fixed(estimates.aubio).padStart(6)} ${fixed(estimates.soundstretch).padStart(5)} ${fixed(estimates.bpmTools).padStart(5)} | ` +
+        `${(ref === undefined ? '-' : fixed(ref)).padStart(5)} ${fixed(r.tempoBpm).padStart(6)} ${a1}  ${a2}  | ${fixed(r.peakSeconds).padStart(6)} ${fixed(r.deficitLu).padStart(5)} (${fixed(r.openingDeficitLu)})`,
+    );
+  }
+  const agreed = results.filter((r) => r.reference.tempoBpm !== undefined);
+  const count = (ok: (r: PieceResult) => boolean) => agreed.filter(ok).length;
+  const ones = count((r) => acc1(r.tempoBpm, r.reference.tempoBpm!));
+  const twos = count((r) => acc2(r.tempoBpm, r.reference.tempoBpm!));
+  const climaxes = results.filter((r) => r.deficitLu <= CLIMAX_TOLERANCE_LU).length;
+  const openings = results.filter((r) => r.openingDeficitLu <= CLIMAX_TOLERANCE_LU).length;
+  const audioMinutes = results.reduce((s, r) => s + r.reference.seconds, 0) / 60;
+  const analysisMs = results.reduce((s, r) => s + r.analysisMs, 0);
+  lines.push(
+    '',
+    `pieces: ${results.length}; estimators agree (two within 4%, same level) on ${agreed.length}, no agreement on ${results.length - agreed.length}`,
+    `tempo on the ${agreed.length} agreed: Acc1 ${(ones / agreed.length).toFixed(3)} (${ones}), Acc2 ${(twos / agreed.length).toFixed(3)} (${twos})`,
+    `peak in a 3 s window within ${CLIMAX_TOLERANCE_LU} LU of the loudest 3 s (EBU R128 short-term, K-weighted): ${climaxes} of ${results.length} (all pieces); the 3 s from the peak: ${openings}`,
+    `analysis: ${(analysisMs / audioMinutes).toFixed(0)} ms per minute of audio (${audioMinutes.toFixed(0)} min in all)`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,151 @@
+// Real recordings for analysis accuracy: the music of Debian's game-soundtrack packages, decoded by
+// ffmpeg, with reference tempi from independent estimators (aubio, soundstretch, bpm-tools) and the
+// short-term loudness (EBU R128, K-weighted, ffmpeg's ebur128 filter) of every 3 s window. The
+// slow measurements are cached per file in the temp directory. Absent packages or tools: no pieces.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { execFileSync, spawnSync } from 'node:child_process';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+
+/** Music folders of hyperrogue-music, pushover-data, planetblupi-music-ogg, drascula-music, tecnoballz-data, tomatoes-data. */
+const MUSIC_DIRS = [
+  '/usr/share/hyperrogue/music',
+  '/usr/share/pushover/themes',
+  '/usr/share/planetblupi/music',
+  '/usr/share/scummvm/drascula/audio',
+  '/usr/share/games/tecnoballz/musics',
+  '/usr/share/tomatoes/music',
+];
+const MUSIC_EXTENSIONS = ['.ogg', '.mod', '.it', '.xm', '.s3m'];
+/** Long pieces (planetblupi's run to 29 min) are measured on their opening: analysis and references alike. */
+export const EXCERPT_SECONDS = 240;
+/** Jingles and stingers have no tempo to speak of. */
+const MIN_SECONDS = 30;
+const SAMPLE_RATE = 44100;
+/** Two estimators agree when within this relative difference (the Acc1 tolerance). */
+export const AGREEMENT = 0.04;
+const CACHE_DIR = path.join(os.tmpdir(), 'mla-soundtrack-references');
+const CACHE_VERSION = 1;
+
+export interface Reference {
+  file: string;
+  seconds: number;
+  /** Each estimator's BPM (NaN when it gave none). */
+  estimates: { aubio: number; soundstretch: number; bpmTools: number };
+  /** Median of the estimators that agree within AGREEMENT at the same metrical level; undefined if none do. */
+  tempoBpm?: number;
+  /** Short-term loudness (LUFS) of the 3 s window ending at 0.1 s, 0.2 s, ... */
+  shortTermLufs: number[];
+}
+
+function hasTool(name: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
+}
+
+export function toolsPresent(): boolean {
+  return ['ffmpeg', 'aubio', 'soundstretch', 'bpm'].every(hasTool);
+}
+
+export function soundtrackFiles(): string[] {
+  return MUSIC_DIRS.filter((dir) => fs.existsSync(dir))
+    .flatMap((dir) => fs.readdirSync(dir).filter((f) => MUSIC_EXTENSIONS.includes(path.extname(f).toLowerCase())).map((f) => path.join(dir, f)))
+    .sort();
+}
+
+/** The piece (its first EXCERPT_SECONDS) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read it. */
+export function decodePiece(file: string): Pcm | undefined {
+  const result = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-t', String(EXCERPT_SECONDS), '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'], {
+    maxBuffer: 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5),
+  });
+  if (result.status !== 0 || result.stdout.length === 0) return undefined;
+  const interleaved = new Float32Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length / 4);
+  const frames = interleaved.length / 2;
+  const channels = [new Float32Array(frames), new Float32Array(frames)];
+  for (let i = 0; i < frames; i++) {
+    channels[0][i] = interleaved[2 * i];
+    channels[1][i] = interleaved[2 * i + 1];
+  }
+  return { sampleRate: SAMPLE_RATE, channels };
+}
+
+function firstNumber(text: string, pattern: RegExp): number {
+  const match = pattern.exec(text);
+  return match ? Number(match[1]) : NaN;
+}
+
+function run(command: string, args: string[], input?: Buffer): string {
+  const result = spawnSync(command, args, { input, maxBuffer: 1 << 30 });
+  return `${result.stdout?.toString() ?? ''}\n${result.stderr?.toString() ?? ''}`;
+}
+
+/** The three estimators on one WAV file, each with its default settings (bpm-tools: 84-146 BPM). */
+function estimatesOf(wav: string): Reference['estimates'] {
+  const aubio = firstNumber(run('aubio', ['tempo', '-i', wav]), /([\d.]+)\s*bpm/);
+  const soundstretch = firstNumber(run('soundstretch', [wav, '-bpm']), /Detected BPM rate\s+([\d.]+)/);
+  const mono = spawnSync('ffmpeg', ['-v', 'error', '-i', wav, '-ac', '1', '-f', 'f32le', '-'], { maxBuffer: 1 << 30 }).stdout;
+  const bpmTools = firstNumber(run('bpm', [], mono), /^\s*([\d.]+)\s*$/m);
+  return { aubio, soundstretch, bpmTools };
+}
+
+/**
+ * Agreement at the same metrical level only: a pair within AGREEMENT of each other. Estimators that
+ * agree only up to an octave (one says 85, another 170) give no reference, as which level is right
+ * is exactly what is being measured; the piece is left out and counted as such.
+ */
+export function agreedTempo(estimates: Reference['estimates']): number | undefined {
+  const values = Object.values(estimates).filter((v) => Number.isFinite(v) && v > 0);
+  let best: number[] = [];
+  for (const v of values) {
+    const group = values.filter((w) => Math.abs(w - v) / v <= AGREEMENT);
+    if (group.length >= 2 && group.length > best.length) best = group;
+  }
+  if (best.length < 2) return undefined;
+  best.sort((a, b) => a - b);
+  return best.length % 2 ? best[(best.length - 1) / 2] : (best[best.length / 2 - 1] + best[best.length / 2]) / 2;
+}
+
+/** Short-term loudness every 0.1 s from ffmpeg's ebur128 filter (K-weighted, 3 s windows). */
+function shortTermLufsOf(wav: string): number[] {
+  const log = run('ffmpeg', ['-nostats', '-hide_banner', '-i', wav, '-af', 'ebur128', '-f', 'null', '-']);
+  return [...log.matchAll(/t:\s*([\d.]+)\s+TARGET:.*?S:\s*(-?[\d.]+|-inf)/g)].map((m) => (m[2] === '-inf' ? -Infinity : Number(m[2])));
+}
+
+/** Cache key: the file's bytes, so that a changed package is measured again. */
+function contentKey(file: string): string {
+  return crypto.createHash('sha1').update(`${CACHE_VERSION} ${EXCERPT_SECONDS} `).update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+}
+
+/** References of one piece, measured once and cached; undefined when it is too short or unreadable. */
+export function referenceOf(file: string): Reference | undefined {
+  const key = contentKey(file);
+  const cached = path.join(CACHE_DIR, `${key}.json`);
+  if (fs.existsSync(cached)) {
+    const value = JSON.parse(fs.readFileSync(cached, 'utf8')) as Reference | { unusable: true };
+    return 'unusable' in value ? undefined : { ...value, shortTermLufs: value.shortTermLufs.map((v) => v ?? -Infinity) };
+  }
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const wav = path.join(CACHE_DIR, `${key}.wav`);
+  try {
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', file, '-t', String(EXCERPT_SECONDS), '-ar', String(SAMPLE_RATE), '-ac', '2', wav], { stdio: 'ignore' });
+  } catch {
+    fs.writeFileSync(cached, JSON.stringify({ unusable: true }));
+    return undefined;
+  }
+  const seconds = fs.statSync(wav).size / (4 * SAMPLE_RATE);
+  let reference: Reference | undefined;
+  if (seconds >= MIN_SECONDS) {
+    const estimates = estimatesOf(wav);
+    reference = { file, seconds, estimates, tempoBpm: agreedTempo(estimates), shortTermLufs: shortTermLufsOf(wav) };
+  }
+  fs.rmSync(wav, { force: true });
+  // JSON has no -Infinity: silent windows are stored as null.
+  fs.writeFileSync(cached, JSON.stringify(reference ?? { unusable: true }));
+  return reference;
+}
+
+export function soundtrackReferences(): Reference[] {
+  if (!toolsPresent()) return [];
+  return soundtrackFiles().map(referenceOf).filter((r): r is Reference => r !== undefined);
+}
