@@ -3,39 +3,15 @@
 // 3 s window lies below the loudest 3 s (EBU R128 short-term loudness, K-weighted). Also the
 // analysis time per minute of audio, the figure that catalog ingest pays.
 import path from 'node:path';
-import { analysePcm } from '../engine/analysis/analyse.ts';
-import { decodePiece, soundtrackReferences, toolsPresent, type Reference } from '../test/support/soundtracks.ts';
-import { acc1, acc2, CLIMAX_TOLERANCE_LU, peakLoudnessDeficitLu } from '../test/support/tempo-accuracy.ts';
+import { soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
+import { acc1, acc2, CLIMAX_TOLERANCE_LU, measurePieces, type PieceResult } from '../test/support/tempo-accuracy.ts';
 import { machineLine } from './machine.ts';
-
-export interface PieceResult {
-  reference: Reference;
-  tempoBpm: number;
-  peakSeconds: number;
-  deficitLu: number;
-  /** The same for the 3 s that start at the peak. */
-  openingDeficitLu: number;
-  analysisMs: number;
-}
-
-export function measurePieces(references: Reference[]): PieceResult[] {
-  return references.flatMap((reference) => {
-    const pcm = decodePiece(reference.file);
-    if (!pcm) return [];
-    const started = performance.now();
-    const analysis = analysePcm(pcm);
-    const analysisMs = performance.now() - started;
-    const deficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds);
-    const openingDeficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds, true);
-    return [{ reference, tempoBpm: analysis.tempoBpm, peakSeconds: analysis.peakSeconds, deficitLu, openingDeficitLu, analysisMs }];
-  });
-}
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
 
 export async function benchTempo(): Promise<string> {
   if (!toolsPresent()) return 'skipped: needs ffmpeg, aubio (aubio-tools), soundstretch and bpm (bpm-tools)';
-  const results = measurePieces(soundtrackReferences());
+  const results = measurePieces(await soundtrackReferences());
   if (results.length === 0) return 'skipped: no soundtrack packages installed (design.md lists them)';
   const lines = [machineLine(), '', 'piece                                   s  aubio  sstr   bpm |   ref   ours acc1 acc2 | peak s  LU below (3 s from peak)'];
   for (const r of results) {

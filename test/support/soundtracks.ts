@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 
 /** Music folders of hyperrogue-music, pushover-data, planetblupi-music-ogg, drascula-music, tecnoballz-data, tomatoes-data. */
@@ -75,17 +75,19 @@ function firstNumber(text: string, pattern: RegExp): number {
   return match ? Number(match[1]) : NaN;
 }
 
-function run(command: string, args: string[], input?: Buffer): string {
-  const result = spawnSync(command, args, { input, maxBuffer: 1 << 30 });
-  return `${result.stdout?.toString() ?? ''}\n${result.stderr?.toString() ?? ''}`;
+/** Standard output and error of a command, together; run concurrently with the others. */
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve) => execFile(command, args, { maxBuffer: 1 << 30 }, (_, stdout, stderr) => resolve(`${stdout}\n${stderr}`)));
 }
 
 /** The three estimators on one WAV file, each with its default settings (bpm-tools: 84-146 BPM). */
-function estimatesOf(wav: string): Reference['estimates'] {
-  const aubio = firstNumber(run('aubio', ['tempo', '-i', wav]), /([\d.]+)\s*bpm/);
-  const soundstretch = firstNumber(run('soundstretch', [wav, '-bpm']), /Detected BPM rate\s+([\d.]+)/);
-  const mono = spawnSync('ffmpeg', ['-v', 'error', '-i', wav, '-ac', '1', '-f', 'f32le', '-'], { maxBuffer: 1 << 30 }).stdout;
-  const bpmTools = firstNumber(run('bpm', [], mono), /^\s*([\d.]+)\s*$/m);
+async function estimatesOf(wav: string): Promise<Reference['estimates']> {
+  const [aubio, soundstretch, bpmTools] = await Promise.all([
+    run('aubio', ['tempo', '-i', wav]).then((out) => firstNumber(out, /([\d.]+)\s*bpm/)),
+    run('soundstretch', [wav, '-bpm']).then((out) => firstNumber(out, /Detected BPM rate\s+([\d.]+)/)),
+    // bpm-tools reads 44.1 kHz mono float from standard input.
+    run('sh', ['-c', 'ffmpeg -v error -i "$1" -ac 1 -f f32le - | bpm', 'sh', wav]).then((out) => firstNumber(out, /^\s*([\d.]+)\s*$/m)),
+  ]);
   return { aubio, soundstretch, bpmTools };
 }
 
@@ -107,8 +109,8 @@ export function agreedTempo(estimates: Reference['estimates']): number | undefin
 }
 
 /** Short-term loudness every 0.1 s from ffmpeg's ebur128 filter (K-weighted, 3 s windows). */
-function shortTermLufsOf(wav: string): number[] {
-  const log = run('ffmpeg', ['-nostats', '-hide_banner', '-i', wav, '-af', 'ebur128', '-f', 'null', '-']);
+async function shortTermLufsOf(wav: string): Promise<number[]> {
+  const log = await run('ffmpeg', ['-nostats', '-hide_banner', '-i', wav, '-af', 'ebur128', '-f', 'null', '-']);
   return [...log.matchAll(/t:\s*([\d.]+)\s+TARGET:.*?S:\s*(-?[\d.]+|-inf)/g)].map((m) => (m[2] === '-inf' ? -Infinity : Number(m[2])));
 }
 
@@ -118,7 +120,7 @@ function contentKey(file: string): string {
 }
 
 /** References of one piece, measured once and cached; undefined when it is too short or unreadable. */
-export function referenceOf(file: string): Reference | undefined {
+export async function referenceOf(file: string): Promise<Reference | undefined> {
   const key = contentKey(file);
   const cached = path.join(CACHE_DIR, `${key}.json`);
   if (fs.existsSync(cached)) {
@@ -136,8 +138,8 @@ export function referenceOf(file: string): Reference | undefined {
   const seconds = fs.statSync(wav).size / (4 * SAMPLE_RATE);
   let reference: Reference | undefined;
   if (seconds >= MIN_SECONDS) {
-    const estimates = estimatesOf(wav);
-    reference = { file, seconds, estimates, tempoBpm: agreedTempo(estimates), shortTermLufs: shortTermLufsOf(wav) };
+    const [estimates, shortTermLufs] = await Promise.all([estimatesOf(wav), shortTermLufsOf(wav)]);
+    reference = { file, seconds, estimates, tempoBpm: agreedTempo(estimates), shortTermLufs };
   }
   fs.rmSync(wav, { force: true });
   // JSON has no -Infinity: silent windows are stored as null.
@@ -145,7 +147,12 @@ export function referenceOf(file: string): Reference | undefined {
   return reference;
 }
 
-export function soundtrackReferences(): Reference[] {
+export async function soundtrackReferences(): Promise<Reference[]> {
   if (!toolsPresent()) return [];
-  return soundtrackFiles().map(referenceOf).filter((r): r is Reference => r !== undefined);
+  const references: Reference[] = [];
+  for (const file of soundtrackFiles()) {
+    const reference = await referenceOf(file);
+    if (reference) references.push(reference);
+  }
+  return references;
 }

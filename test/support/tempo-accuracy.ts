@@ -1,5 +1,7 @@
 // The measures of analysis accuracy on real recordings: tempo Acc1/Acc2 (MIREX) against a reference
 // tempo, and whether the peak lies in a 3 s window nearly as loud as the loudest of the track.
+import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { decodePiece, type Reference } from './soundtracks.ts';
 
 /** Acc1 and Acc2 tolerance: 4% of the reference tempo. */
 export const TEMPO_TOLERANCE = 0.04;
@@ -37,3 +39,28 @@ export function peakLoudnessDeficitLu(shortTermLufs: number[], peakSeconds: numb
   });
   return loudest - atPeak;
 }
+
+export interface PieceResult {
+  reference: Reference;
+  tempoBpm: number;
+  peakSeconds: number;
+  deficitLu: number;
+  /** The same for the 3 s that start at the peak. */
+  openingDeficitLu: number;
+  analysisMs: number;
+}
+
+/** Our analysis of each piece, measured against its references. */
+export function measurePieces(references: Reference[]): PieceResult[] {
+  return references.flatMap((reference) => {
+    const pcm = decodePiece(reference.file);
+    if (!pcm) return [];
+    const started = performance.now();
+    const analysis = analysePcm(pcm);
+    const analysisMs = performance.now() - started;
+    const deficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds);
+    const openingDeficitLu = peakLoudnessDeficitLu(reference.shortTermLufs, analysis.peakSeconds, true);
+    return [{ reference, tempoBpm: analysis.tempoBpm, peakSeconds: analysis.peakSeconds, deficitLu, openingDeficitLu, analysisMs }];
+  });
+}
+
