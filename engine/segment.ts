@@ -90,13 +90,17 @@ export function feasibleHitPoints(analysis: Analysis, duration: number): { min: 
   };
 }
 
+/** A typed error when a clip of `duration` seconds cannot be cut from the track. */
+export function checkDurationAvailable(analysis: Analysis, duration: number): void {
+  if (duration <= analysis.durationSeconds) return;
+  const max = Math.floor(analysis.durationSeconds * 1000) / 1000;
+  throw new EngineError('duration_unavailable', `duration_seconds ${duration} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, { min: MIN_CLIP_SECONDS, max });
+}
+
 export function selectSegment(analysis: Analysis, durationSeconds: number, hitPointSeconds?: number): Segment {
   const duration = durationSeconds;
   const trackSeconds = analysis.durationSeconds;
-  if (duration > trackSeconds) {
-    const max = Math.floor(trackSeconds * 1000) / 1000;
-    throw new EngineError('duration_unavailable', `duration_seconds ${duration} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, { min: MIN_CLIP_SECONDS, max });
-  }
+  checkDurationAvailable(analysis, duration);
   const latestStart = trackSeconds - duration;
   const score = segmentScorer(analysis, duration);
   let pool = candidates(analysis, latestStart);

@@ -10,7 +10,7 @@ import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts'
 import { makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
 import { planClip } from './plan/plan-clip.ts';
-import type { ClipMode, ClipPlan } from './plan/plan.ts';
+import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details: Record<string, number> } };
 
@@ -19,9 +19,7 @@ export interface AnalyseTask {
   path?: string;
 }
 
-export interface ClipTask {
-  mp3?: Uint8Array;
-  path?: string;
+export interface PlanTask {
   analysis: Uint8Array;
   /** Default 'segment' (the spec's behaviour). */
   mode?: ClipMode;
@@ -29,11 +27,9 @@ export interface ClipTask {
   hitPointSeconds?: number;
 }
 
-export interface PlanTask {
-  analysis: Uint8Array;
-  mode?: ClipMode;
-  durationSeconds: number;
-  hitPointSeconds?: number;
+export interface ClipTask extends PlanTask {
+  mp3?: Uint8Array;
+  path?: string;
 }
 
 export interface ClipValue {
@@ -85,11 +81,15 @@ export function analyse(task: AnalyseTask) {
   });
 }
 
+/** The request a clip or plan task carries; segment (the spec's behaviour) unless it says otherwise. */
+function clipRequestOf(task: PlanTask): ClipRequest {
+  return { mode: task.mode ?? 'segment', durationSeconds: task.durationSeconds, hitPointSeconds: task.hitPointSeconds };
+}
+
 export function clip(task: ClipTask) {
   return settle(async () => {
     const { bytes, index } = await source(task);
-    const request = { mode: task.mode ?? 'segment', durationSeconds: task.durationSeconds, hitPointSeconds: task.hitPointSeconds };
-    const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), request);
+    const result = await makeClip(bytes, index, deserialiseAnalysis(task.analysis), clipRequestOf(task));
     const value: ClipValue = { mp3: result.mp3, plan: result.plan, samples: result.samples, method: result.method };
     return { value, buffers: [result.mp3.buffer] };
   });
@@ -98,8 +98,7 @@ export function clip(task: ClipTask) {
 /** The plan a clip task would follow, without making the clip (POST /clip-plan). */
 export function plan(task: PlanTask) {
   return settle(async () => {
-    const request = { mode: task.mode ?? 'segment', durationSeconds: task.durationSeconds, hitPointSeconds: task.hitPointSeconds };
-    return { value: planClip(deserialiseAnalysis(task.analysis), request), buffers: [] };
+    return { value: planClip(deserialiseAnalysis(task.analysis), clipRequestOf(task)), buffers: [] };
   });
 }
 

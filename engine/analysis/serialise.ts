@@ -2,7 +2,6 @@
 // catalog can persist it per track and the pool can move it between threads without copying.
 import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
 
-// New arrays go last: one absent from a stored analysis reads as empty (its length is missing).
 const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'barFeatures', 'waveformPeaks'] as const;
 const MAGIC = 0x4d4c4131; // "MLA1"
 
@@ -26,28 +25,30 @@ export function serialiseAnalysis(analysis: Analysis): Uint8Array {
   return out;
 }
 
-export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
+/** The JSON header of serialised analysis bytes, and where it ends; undefined for other bytes. */
+function readHeader(bytes: Uint8Array): { scalars: Record<string, unknown>; lengths: number[]; headerLength: number } | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 8 || view.getUint32(0) !== MAGIC) throw new Error('not a serialised analysis');
+  if (bytes.length < 8 || view.getUint32(0) !== MAGIC) return undefined;
   const headerLength = view.getUint32(4);
-  const { scalars, lengths } = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
+  return { ...JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))), headerLength };
+}
+
+export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
+  const header = readHeader(bytes);
+  if (!header) throw new Error('not a serialised analysis');
+  const { scalars, lengths, headerLength } = header;
   if (scalars.version !== ANALYSIS_VERSION) throw new Error(`analysis version ${scalars.version}, expected ${ANALYSIS_VERSION}`);
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   let offset = Math.ceil((8 + headerLength) / 4) * 4;
   const arrays: Record<string, Float32Array> = {};
   ARRAYS.forEach((name, i) => {
-    const length = lengths[i] ?? 0; // an array newer than the stored analysis
-    arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, length);
-    offset += 4 * length;
+    arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, lengths[i]);
+    offset += 4 * lengths[i];
   });
-  return { ...scalars, ...arrays } as Analysis;
+  return { ...scalars, ...arrays } as unknown as Analysis;
 }
 
 /** The version a serialised analysis was made with (0 when the bytes are not an analysis). */
 export function serialisedAnalysisVersion(bytes: Uint8Array): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 8 || view.getUint32(0) !== MAGIC) return 0;
-  const headerLength = view.getUint32(4);
-  const { scalars } = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength)));
-  return Number(scalars.version) || 0;
+  return Number(readHeader(bytes)?.scalars.version) || 0;
 }

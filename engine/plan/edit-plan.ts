@@ -26,7 +26,14 @@ export interface Choice {
   ending: Ending;
 }
 
-function better(a: Choice | undefined, b: Choice): Choice {
+/** A run into the peak: what plays before it, and where the run through the peak starts. */
+interface LeadIn {
+  cost: number;
+  runs: Run[];
+  peakRunStart: number;
+}
+
+function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
 }
 
@@ -50,7 +57,7 @@ function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
       const seam = s0 >= 0 ? seamCost(grid, x, e) : undefined;
       if (seam === undefined) continue;
       const runs = [{ sourceStart: s0, length: lead }, { sourceStart: lines[e], length: ending }];
-      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam - contentWorth(grid, runs), runs, ending: 'track_end' });
+      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam - contentWorth(grid, runs), runs, ending: 'track_end' as const });
     }
   }
   return best;
@@ -70,13 +77,12 @@ function leadInBars(grid: BarGrid, peakBar: number): Int32Array {
 }
 
 /** Before the peak: the clip's first H seconds, ending where the run through the peak begins. */
-function leadIn(grid: BarGrid, hit: number, relaxed: boolean): (Choice & { peakRunStart: number }) | undefined {
+function leadIn(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn | undefined {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
-  let best: (Choice & { peakRunStart: number }) | undefined;
+  let best: LeadIn | undefined;
   const straight = peak - hit;
-  if (straight >= 0) best = { cost: startCost(grid, straight), runs: [], ending: 'track_end', peakRunStart: straight };
-  const forbidden = leadInBars(grid, peakBar);
+  if (straight >= 0) best = { cost: startCost(grid, straight), runs: [], peakRunStart: straight };
   for (let c = Math.max(1, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) {
     const lead = hit - (peak - grid.lines[c]);
     if (lead < MIN_PART_SECONDS) continue;
@@ -87,8 +93,7 @@ function leadIn(grid: BarGrid, hit: number, relaxed: boolean): (Choice & { peakR
       if (forbidden[x] - forbidden[first] > 0) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      const cost = startCost(grid, s0) + JOIN_COST + seam;
-      if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: s0, length: lead }], ending: 'track_end', peakRunStart: grid.lines[c] };
+      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam, runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
     }
   }
   return best;
@@ -118,8 +123,7 @@ function afterPeak(grid: BarGrid, rest: number, relaxed: boolean): (Choice & { p
     if (e <= peakBar || e >= bars || e === x) continue;
     const seam = seamCost(grid, x, e, relaxed);
     if (seam === undefined) continue;
-    const cost = JOIN_COST + seam + startCost(grid, endingStart);
-    if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end', peakRunEnd: lines[x] };
+    best = better(best, { cost: JOIN_COST + seam + startCost(grid, endingStart), runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end' as const, peakRunEnd: lines[x] });
   }
   return best ?? (relaxed ? repeatAfterPeak(grid, rest) : undefined);
 }
@@ -140,15 +144,15 @@ function repeatAfterPeak(grid: BarGrid, rest: number): (Choice & { peakRunEnd: n
       const seam = end <= grid.trackSeconds ? seamCost(grid, x, e, true) : undefined;
       if (seam === undefined) continue;
       const choice = endChoice(grid, end);
-      const cost = JOIN_COST + seam + choice.cost;
-      if (!best || cost < best.cost) best = { cost, runs: [{ sourceStart: grid.lines[e], length: rest - through }], ending: choice.ending, peakRunEnd: grid.lines[x] };
+      best = better(best, { cost: JOIN_COST + seam + choice.cost, runs: [{ sourceStart: grid.lines[e], length: rest - through }], ending: choice.ending, peakRunEnd: grid.lines[x] });
     }
   }
   return best;
 }
 
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
-  const before = leadIn(grid, hit, false) ?? leadIn(grid, hit, true);
+  const forbidden = leadInBars(grid, barAt(grid, grid.analysis.peakSeconds));
+  const before = leadIn(grid, hit, forbidden, false) ?? leadIn(grid, hit, forbidden, true);
   // A join that sounds more different than the track's own bar lines is still better than an end mid-beat.
   const strictAfter = afterPeak(grid, duration - hit, false);
   const relaxedAfter = !strictAfter || strictAfter.ending === 'cut' ? afterPeak(grid, duration - hit, true) : undefined;
