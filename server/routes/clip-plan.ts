@@ -3,6 +3,7 @@
 // answered from memory (a plan, like a clip, is deterministic for the track's audio).
 import { LRUCache } from 'lru-cache';
 import type { Endpoint } from '../http/endpoint.ts';
+import { jsonTextReply } from '../http/reply.ts';
 import type { TrackLookup } from '../tracks.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { planJson } from '../../engine/plan/plan.ts';
@@ -32,7 +33,7 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
         }
         plans.set(key, body);
       }
-      return { status: 200, headers: { 'Content-Type': 'application/json' }, body };
+      return jsonTextReply(body);
     },
   };
 }

@@ -9,7 +9,7 @@ import type { EnginePool } from '../../engine/pool.ts';
 import type { ClipValue } from '../../engine/worker.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
-import { CLIP_MODES, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
+import { CLIP_MODES, PLAN_SAMPLE_RATE, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
 import { storePath } from '../../catalog/store.ts';
 
 const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds', 'mode'];
@@ -133,7 +133,7 @@ function clipReply(track: TrackRow, durationSeconds: number, hitPointSeconds: nu
   if (made && made.trackId === track.id && made.title === track.title) return made.reply;
   const headers = commonHeaders(track);
   headers['X-Track-Duration'] = String(Math.round(clip.samples / 44100));
-  const clipStartSeconds = clip.plan.parts[0].sourceStart / 44100;
+  const clipStartSeconds = clip.plan.parts[0].sourceStart / PLAN_SAMPLE_RATE;
   headers['X-Clip-Start'] = clipStartSeconds.toFixed(3);
   if (clip.plan.peakInClipSeconds !== null) headers['X-Hit-Point'] = clip.plan.peakInClipSeconds.toFixed(3);
   headers['X-Clip-Plan'] = planHeader(clip.plan);

@@ -32,8 +32,7 @@ function sections(analysis: Analysis, durationSeconds: number): { start: number;
 
 /**
  * The reply's JSON after `"track_id":...,` (it is made once per audio; the id is put in front per
- * request, as tracks may share audio). An analysis stored before loudness and waveform existed
- * gives null for them until it is redone.
+ * request, as tracks may share audio).
  */
 function analysisJson(analysis: Analysis, track: TrackRow): string {
   return JSON.stringify({
@@ -43,10 +42,8 @@ function analysisJson(analysis: Analysis, track: TrackRow): string {
     bars: Array.from(analysis.barTimesSeconds, milli),
     sections: sections(analysis, track.duration_seconds),
     peak_seconds: milli(analysis.peakSeconds),
-    loudness_lufs: analysis.loudnessLufs ?? null,
-    waveform: analysis.waveformPeaks?.length
-      ? { points_per_second: WAVEFORM_POINTS_PER_SECOND, peaks: Array.from(analysis.waveformPeaks, milli) }
-      : null,
+    loudness_lufs: analysis.loudnessLufs,
+    waveform: { points_per_second: WAVEFORM_POINTS_PER_SECOND, peaks: Array.from(analysis.waveformPeaks, milli) },
   }).slice(1);
 }
 
