@@ -1,16 +1,18 @@
-// Reason phrases for the statuses we send; uWS wants "200 OK", not 200.
-const REASONS: Record<number, string> = {
-  200: 'OK', 206: 'Partial Content', 304: 'Not Modified',
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 413: 'Payload Too Large', 416: 'Range Not Satisfiable', 429: 'Too Many Requests',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
-};
+// Reason phrases from node:http's table (RFC 9110's names); uWS wants the whole "200 OK", not 200.
+import { STATUS_CODES } from 'node:http';
+
+// A status we send that Node does not name (499: the client went away) still needs a phrase.
+const UNNAMED = 'Unknown';
 
 export function reasonPhrase(status: number): string {
-  return REASONS[status] ?? 'Unknown';
+  return STATUS_CODES[status] ?? UNNAMED;
 }
 
+// Made once per status: every response writes one.
+const lines = new Map<number, string>();
+
 export function statusLine(status: number): string {
-  return `${status} ${reasonPhrase(status)}`;
+  let line = lines.get(status);
+  if (line === undefined) lines.set(status, (line = `${status} ${reasonPhrase(status)}`));
+  return line;
 }
