@@ -3,6 +3,7 @@
 // title, artist and any Track fields; values are checked against the vocabularies of spec 2.6.
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from './vocabulary.ts';
 
 export interface TrackMetadata {
@@ -27,27 +28,35 @@ function canonical(value: string, vocabulary: readonly string[]): string | undef
   return vocabulary.find((v) => v.toLowerCase() === value.trim().toLowerCase());
 }
 
-/** Parses one CSV line with quoted fields ("a, b" and "" escapes). */
-function csvCells(line: string): string[] {
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      cells.push(cell);
-      cell = '';
-    } else cell += ch;
+// csv-parse, not a line splitter: a quoted field may hold commas, "" escapes and newlines.
+const CSV_OPTIONS = {
+  bom: true,
+  columns: (header: string[]) => header.map((name) => name.trim()),
+  relax_column_count: true, // short rows leave fields out; cells beyond the header are ignored
+  skip_empty_lines: true,
+  skip_records_with_empty_values: true, // lines of blanks only
+} as const;
+
+/** The rows of a metadata.csv as raw entries: lists split on ";", has_vocals and bpm typed. */
+function csvEntries(file: string): Record<string, unknown>[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parseCsv(fs.readFileSync(file, 'utf8'), CSV_OPTIONS);
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
   }
-  cells.push(cell);
-  return cells;
+  return rows.map((row) => {
+    const entry: Record<string, unknown> = {};
+    for (const [name, cell] of Object.entries(row)) {
+      const value = (cell ?? '').trim();
+      if (value === '') continue;
+      if ((LIST_FIELDS as readonly string[]).includes(name)) entry[name] = value.split(';').map((v) => v.trim()).filter(Boolean);
+      else if (name === 'has_vocals') entry[name] = /^(true|yes|1)$/i.test(value) ? true : /^(false|no|0)$/i.test(value) ? false : value;
+      else if (name === 'bpm') entry[name] = Number(value);
+      else entry[name] = value;
+    }
+    return entry;
+  });
 }
 
 function readRawEntries(dir: string): Record<string, unknown>[] {
@@ -59,23 +68,7 @@ function readRawEntries(dir: string): Record<string, unknown>[] {
     if (!Array.isArray(entries)) throw new Error(`${json}: expected an array of tracks or {"tracks": [...]}`);
     return entries;
   }
-  if (fs.existsSync(csv)) {
-    const lines = fs.readFileSync(csv, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '');
-    const header = csvCells(lines[0]).map((h) => h.trim());
-    return lines.slice(1).map((line) => {
-      const cells = csvCells(line);
-      const entry: Record<string, unknown> = {};
-      header.forEach((name, i) => {
-        const value = (cells[i] ?? '').trim();
-        if (value === '') return;
-        if ((LIST_FIELDS as readonly string[]).includes(name)) entry[name] = value.split(';').map((v) => v.trim()).filter(Boolean);
-        else if (name === 'has_vocals') entry[name] = /^(true|yes|1)$/i.test(value) ? true : /^(false|no|0)$/i.test(value) ? false : value;
-        else if (name === 'bpm') entry[name] = Number(value);
-        else entry[name] = value;
-      });
-      return entry;
-    });
-  }
+  if (fs.existsSync(csv)) return csvEntries(csv);
   throw new Error(`no metadata.json or metadata.csv in ${dir}`);
 }
 

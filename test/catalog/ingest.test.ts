@@ -11,6 +11,7 @@ import { migrate } from '../../db/migrate.ts';
 import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
 import { ingestFolder, listTracks, removeTrack } from '../../catalog/ingest.ts';
 import { storePath } from '../../catalog/store.ts';
+import { readMetadata } from '../../catalog/metadata.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { climaxPiece, drumPattern } from '../support/synth.ts';
 import { mp3Of } from '../support/audio.ts';
@@ -123,4 +124,56 @@ test('bad files are each rejected with their reason; the good ones are ingested'
   // Rejected files leave nothing in the store.
   const stored = fs.readdirSync(path.join(store, 'audio'), { recursive: true }).filter((f) => String(f).endsWith('.mp3'));
   assert.equal(stored.length, 1);
+});
+
+test('a CSV sidecar may quote a newline and an escaped quote inside a field; its rows stay whole', async () => {
+  const dir = folder('quoted-csv');
+  const store = path.join(root, 'store-quoted');
+  fs.writeFileSync(path.join(dir, 'first.mp3'), await mp3Of(drumPattern(120, 12)));
+  fs.writeFileSync(path.join(dir, 'second.mp3'), await mp3Of(drumPattern(90, 12)));
+  fs.writeFileSync(
+    path.join(dir, 'metadata.csv'),
+    [
+      'file,title,artist,description,moods',
+      'first.mp3,"The ""Big"" Night",Someone,"Verse one,\nthen the chorus\r\nand a ""drop""",Happy',
+      'second.mp3,Second,Someone,"plain, with a comma",Calm;Dreamy',
+      '', // blank lines between rows are skipped
+      'third.mp3,Third,Someone,"a quote "" and\na newline",Bouncy-Nonexistent;Sad',
+    ].join('\n'),
+  );
+  const { entries, rejected } = readMetadata(dir);
+  assert.deepEqual([...rejected], []);
+  assert.deepEqual([...entries.keys()], ['first.mp3', 'second.mp3', 'third.mp3']);
+  assert.equal(entries.get('first.mp3')!.title, 'The "Big" Night');
+  assert.equal(entries.get('first.mp3')!.description, 'Verse one,\nthen the chorus\r\nand a "drop"');
+  assert.deepEqual(entries.get('first.mp3')!.moods, ['Happy']);
+  assert.equal(entries.get('third.mp3')!.description, 'a quote " and\na newline');
+  assert.deepEqual(entries.get('third.mp3')!.moods, ['Bouncy-Nonexistent', 'Sad']);
+
+  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  assert.deepEqual(report.ingested.map((t) => t.file).sort(), ['first.mp3', 'second.mp3']);
+  assert.deepEqual(report.rejected.map((r) => r.file), ['third.mp3']);
+  assert.match(report.rejected[0].reason, /not in the folder/);
+  const rows = await sql`SELECT source_file, title, description, moods FROM tracks WHERE source_file IN ('first.mp3', 'second.mp3') ORDER BY source_file`;
+  assert.equal(rows[0].title, 'The "Big" Night');
+  assert.equal(rows[0].description, 'Verse one,\nthen the chorus\r\nand a "drop"');
+  assert.deepEqual(rows[0].moods, ['Happy']);
+  assert.equal(rows[1].description, 'plain, with a comma');
+  assert.deepEqual(rows[1].moods, ['Calm', 'Dreamy']);
+});
+
+test('a CSV sidecar with an unclosed quote is refused with the file and the line', () => {
+  const dir = folder('unclosed-csv');
+  fs.writeFileSync(path.join(dir, 'metadata.csv'), 'file,title,artist\na.mp3,"Never closed,Someone\n');
+  assert.throws(() => readMetadata(dir), (err: Error) => err.message.includes('metadata.csv') && /quote/i.test(err.message) && /line 2/.test(err.message));
+});
+
+test('CSV validation messages are those of JSON sidecars: a bad value names its field', () => {
+  const dir = folder('invalid-csv');
+  fs.writeFileSync(path.join(dir, 'metadata.csv'), 'file,title,artist,energy_level,bpm,key\na.mp3,A,X,loud,,\nb.mp3,B,X,,900,\nc.mp3,,X,,,\nd.mp3,D,X,,,"H major"\n');
+  const { rejected } = readMetadata(dir);
+  assert.equal(rejected.get('a.mp3'), 'energy_level "loud" must be low, medium or high');
+  assert.equal(rejected.get('b.mp3'), '"bpm" must be a number from 20 to 300');
+  assert.equal(rejected.get('c.mp3'), 'metadata lacks "title"');
+  assert.equal(rejected.get('d.mp3'), 'key "H major" must look like "A minor" or "C# major"');
 });
