@@ -114,14 +114,7 @@ function unauthorized(message: string): Refusal {
   return new Refusal('unauthorized', message);
 }
 
-/** The rate-limit and credit headers of spec 8.3, for every authenticated response. */
-export function limitHeaders(admission: Admission, creditsRemaining: number): Record<string, string> {
-  const daily = admission.requestsPerDay;
-  return {
-    'X-RateLimit-Limit': String(admission.requestsPerMinute),
-    'X-RateLimit-Remaining': String(Math.max(0, admission.requestsPerMinute - admission.minuteCount)),
-    'X-RateLimit-Limit-Daily': daily === null ? 'unlimited' : String(daily),
-    'X-RateLimit-Remaining-Daily': daily === null ? 'unlimited' : String(Math.max(0, daily - admission.dayCount)),
-    'X-Credits-Remaining': String(creditsRemaining),
-  };
+/** Which window refused a request that was not admitted: the day's when it is used up, else the minute's. */
+export function refusedWindow(admission: Admission): 'minute' | 'day' {
+  return admission.requestsPerDay !== null && admission.dayCount >= admission.requestsPerDay ? 'day' : 'minute';
 }

@@ -15,7 +15,8 @@
 // admission is being counted; they are used only if the key is admitted, otherwise the charge is
 // given back, so the order of checks stays 401, 429, 400.
 import type { HttpResponse } from 'uWebSockets.js';
-import { limitHeaders, type Admission } from '../../billing/admission.ts';
+import { refusedWindow, type Admission } from '../../billing/admission.ts';
+import { limitHeaders } from '../../billing/limit-headers.ts';
 import { openBill, type Bill } from '../../billing/bill.ts';
 import { idempotencyKeyOf, requestFingerprint } from '../../billing/idempotency.ts';
 import type { StoredReply } from '../../billing/ledger.ts';
@@ -81,7 +82,6 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
 
   const headers = limitHeaders(admission, credits);
   headers['X-Request-Id'] = requestId;
-  if (reply.status === 429) headers['X-RateLimit-Remaining'] = '0';
   await send(res, client, reply, headers, reply.status === 413);
   if (bill.amountCharged === 0) {
     deps.usage.record({
@@ -274,7 +274,7 @@ async function send(res: HttpResponse, client: Client, reply: Reply, headers: Re
 
 function rateLimited(admission: Admission): ApiError {
   const seconds = admission.retryAfterSeconds;
-  const which = admission.requestsPerDay !== null && admission.dayCount >= admission.requestsPerDay ? 'daily' : 'per-minute';
+  const which = refusedWindow(admission) === 'day' ? 'daily' : 'per-minute';
   return new ApiError(429, 'rate_limited', `${which} rate limit exceeded; retry after ${seconds} s`, {
     body: { retry_after: seconds },
     headers: { 'Retry-After': String(seconds) },
