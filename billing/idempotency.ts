@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import type { Sql } from '../db/connect.ts';
 import type { HeldKey, StoredReply } from './ledger.ts';
 import { Refusal } from './refusal.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -30,16 +31,8 @@ export function requestFingerprint(endpoint: string, body: unknown): Buffer {
   return crypto.createHash('sha256').update(endpoint).update('\n').update(canonicalJson(body)).digest();
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-export type Claim = { kind: 'claimed' } | { kind: 'replay'; reply: StoredReply };
+/** A replay names the first request: what it granted (a download's license) is named after it. */
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; reply: StoredReply; requestId: string };
 
 /**
  * Claims the key for this request, or finds what the first request with it left: its reply to
@@ -58,7 +51,7 @@ export async function claimIdempotencyKey(sql: Sql, keyId: number, held: HeldKey
       RETURNING 1`;
     if (claimed.length === 1) return { kind: 'claimed' };
     const [first] = await sql`
-      SELECT fingerprint, status, content_type, body FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${held.key}`;
+      SELECT fingerprint, request_id, status, content_type, body FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${held.key}`;
     if (!first) continue; // released between the two statements: claim again
     if (!fingerprint.equals(first.fingerprint)) {
       throw new Refusal('idempotency_key_reused', `Idempotency-Key "${held.key}" was used for a different request in the last ${IDEMPOTENCY_KEY_HOURS} h; use a new key for a new request`);
@@ -66,7 +59,7 @@ export async function claimIdempotencyKey(sql: Sql, keyId: number, held: HeldKey
     if (first.status === null) {
       throw new Refusal('idempotency_key_in_flight', `a request with Idempotency-Key "${held.key}" is still in progress; retry after it has finished`);
     }
-    return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body } };
+    return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body }, requestId: first.request_id };
   }
   throw new Refusal('idempotency_key_in_flight', `Idempotency-Key "${held.key}" is changing hands; retry`);
 }

@@ -18,6 +18,8 @@ export interface Config {
   clipCacheBytes: number;
   /** Clip jobs allowed to wait for a worker; beyond that, 503 (undefined: 16 per worker). */
   engineMaxQueue: number | undefined;
+  /** PKCS#8 Ed25519 key signing license certificates (unset: one kept in the database). */
+  licenseSigningKey: string | undefined;
 }
 
 export function loadConfig(): Config {
@@ -33,5 +35,6 @@ export function loadConfig(): Config {
     previewSecret: process.env.PREVIEW_SECRET || undefined,
     clipCacheBytes: intFromEnv('CLIP_CACHE_MB', 256, 0) * 1024 * 1024,
     engineMaxQueue: process.env.ENGINE_MAX_QUEUE ? intFromEnv('ENGINE_MAX_QUEUE', 0, 0) : undefined,
+    licenseSigningKey: process.env.LICENSE_SIGNING_KEY || undefined,
   };
 }

@@ -6,7 +6,7 @@ import { registerProcess } from '../billing/processes.ts';
 import { createSettleLater } from '../billing/settle-later.ts';
 import { pruneIdempotencyKeys } from '../billing/idempotency.ts';
 import { createUsageLog, pruneUsage } from '../billing/usage-log.ts';
-import { apiRoute, assertNativeUws, buildApp, healthReply, listen, unauthenticated, type Route } from './http/app.ts';
+import { apiRoute, assertNativeUws, buildApp, healthReply, immediate, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
 import type { EndpointDeps } from './http/endpoint.ts';
 import { createAdmitter, type Admitter } from '../billing/admission.ts';
@@ -24,6 +24,9 @@ import { previewSecret } from './previews.ts';
 import { searchEndpoint } from './routes/search.ts';
 import { similarTracksEndpoint } from './routes/similar-tracks.ts';
 import { trackAnalysisEndpoint } from './routes/track-analysis.ts';
+import { licenseCertificateEndpoint, licenseListEndpoint } from './routes/licenses.ts';
+import { LICENSE_KEY_PATH, licenseKeyReply } from './routes/license-key.ts';
+import { loadSigningKey } from '../billing/license-signing-key.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import path from 'node:path';
 
@@ -66,6 +69,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const secret = previewSecret(config.previewSecret, config.dataDir);
   const clips = createClipCache(config.clipCacheBytes);
   const search = createCatalogSearch(sql);
+  const signingKey = await loadSigningKey(sql, config.licenseSigningKey);
   search.index.current().catch((err) => log('search index load failed; will retry on the next search', err));
   let boundPort = config.port;
   const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
@@ -77,6 +81,9 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
     apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
     apiRoute(deps, 'post', '/clip-plan', clipPlanEndpoint({ tracks, engine })),
+    apiRoute(deps, 'get', '/licenses', licenseListEndpoint(sql)),
+    apiRoute(deps, 'get', '/licenses/:id', licenseCertificateEndpoint(sql, signingKey)),
+    { method: 'get', path: LICENSE_KEY_PATH, handler: immediate(licenseKeyReply(signingKey)) },
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
   ];

@@ -2,7 +2,7 @@
 import type { Sql } from '../../db/connect.ts';
 import type { Endpoint } from '../http/endpoint.ts';
 import { jsonReply } from '../http/reply.ts';
-import { integerQueryParameter, rejectQueryParameters } from '../http/query.ts';
+import { pageOf } from './paging.ts';
 import { readUsagePage, type UsageLog } from '../../billing/usage-log.ts';
 
 export function usageEndpoint(sql: Sql, usage: UsageLog): Endpoint {
@@ -11,9 +11,7 @@ export function usageEndpoint(sql: Sql, usage: UsageLog): Endpoint {
     cost: 0,
     jsonBody: false,
     async handle({ admission, query }) {
-      rejectQueryParameters(query, ['limit', 'offset']);
-      const limit = integerQueryParameter(query, 'limit', { min: 1, max: 100, fallback: 50 });
-      const offset = integerQueryParameter(query, 'offset', { min: 0, max: 2_147_483_647, fallback: 0 });
+      const { limit, offset } = pageOf(query);
       await usage.flush(); // a client sees its own earlier requests
       const page = await readUsagePage(sql, admission.keyId, limit, offset);
       return jsonReply({ usage: page.usage, total_count: page.total_count, offset, limit });
