@@ -20,6 +20,7 @@ import { limitHeaders } from '../../billing/limit-headers.ts';
 import { openBill, type Bill } from '../../billing/bill.ts';
 import { idempotencyKeyOf, requestFingerprint } from '../../billing/idempotency.ts';
 import type { StoredReply } from '../../billing/ledger.ts';
+import { licenseIdOf } from '../../billing/licenses.ts';
 import { Refusal } from '../../billing/refusal.ts';
 import { ApiError } from './api-error.ts';
 import { parseJsonObject } from './body.ts';
@@ -82,6 +83,7 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
 
   const headers = limitHeaders(admission, credits);
   headers['X-Request-Id'] = requestId;
+  if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
   await send(res, client, reply, headers, reply.status === 413);
   if (bill.amountCharged === 0) {
     deps.usage.record({
@@ -168,7 +170,7 @@ async function parse(endpoint: Endpoint, incoming: Incoming, admission: Admissio
 async function chargeAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits: number): Promise<Served> {
   if (work.idempotencyKey !== undefined) {
     const claim = await bill.claim(work.idempotencyKey, requestFingerprint(endpoint.name, work.ctx.body));
-    if (claim.kind === 'replay') return { reply: await replay(endpoint, work, claim.reply, credits) };
+    if (claim.kind === 'replay') return { reply: await replay(endpoint, work, claim, credits) };
   }
   if (work.cached) {
     bill.charge(work.cached.license);
@@ -196,8 +198,9 @@ async function reserveAndWork(endpoint: Endpoint, work: Work, bill: Bill, credit
 }
 
 /** The first request's reply again, uncharged: its stored body, or made again (the same work). */
-async function replay(endpoint: Endpoint, work: Work, stored: StoredReply, credits: number): Promise<Reply> {
-  const replayed = { 'Idempotent-Replayed': 'true' };
+async function replay(endpoint: Endpoint, work: Work, first: { reply: StoredReply; requestId: string }, credits: number): Promise<Reply> {
+  const stored = first.reply;
+  const replayed: Record<string, string> = { 'Idempotent-Replayed': 'true' };
   if (stored.body !== null) {
     return { status: stored.status, headers: { 'Content-Type': stored.contentType ?? 'application/json', ...replayed }, body: stored.body };
   }
@@ -206,6 +209,7 @@ async function replay(endpoint: Endpoint, work: Work, stored: StoredReply, credi
   if (work.cached) made = work.cached;
   else if (work.answering) made = (await work.answering())(credits);
   else made = await endpoint.handle!(work.ctx);
+  if (made.license) replayed['X-License-Id'] = licenseIdOf(first.requestId); // the license the first request was granted
   return { ...made, headers: { ...made.headers, ...replayed }, license: undefined };
 }
 
