@@ -28,6 +28,7 @@ import { licenseCertificateEndpoint, licenseListEndpoint } from './routes/licens
 import { LICENSE_KEY_PATH, licenseKeyReply } from './routes/license-key.ts';
 import { loadSigningKey } from '../billing/license-signing-key.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
+import { docsRoutes } from './routes/docs.ts';
 import path from 'node:path';
 
 export interface Service {
@@ -86,6 +87,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     { method: 'get', path: LICENSE_KEY_PATH, handler: immediate(licenseKeyReply(signingKey)) },
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
+    ...docsRoutes(),
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
 
