@@ -20,6 +20,8 @@ export interface Config {
   engineMaxQueue: number | undefined;
   /** PKCS#8 Ed25519 key signing license certificates (unset: one kept in the database). */
   licenseSigningKey: string | undefined;
+  /** GET /metrics: off (undefined), on the API's port ('main', METRICS=1), or on its own port (METRICS_PORT; 0: any free one). */
+  metrics: 'main' | number | undefined;
 }
 
 export function loadConfig(): Config {
@@ -36,5 +38,6 @@ export function loadConfig(): Config {
     clipCacheBytes: intFromEnv('CLIP_CACHE_MB', 256, 0) * 1024 * 1024,
     engineMaxQueue: process.env.ENGINE_MAX_QUEUE ? intFromEnv('ENGINE_MAX_QUEUE', 0, 0) : undefined,
     licenseSigningKey: process.env.LICENSE_SIGNING_KEY || undefined,
+    metrics: process.env.METRICS_PORT ? intFromEnv('METRICS_PORT', 0, 0) : process.env.METRICS === '1' ? 'main' : undefined,
   };
 }
