@@ -21,7 +21,8 @@ export async function withBenchServer(env: Record<string, string>, run: (bench: 
   const sql = connectSql(db.url, 4);
   try {
     await migrate(sql);
-    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, DEMO_TRACKS: '0', ...env }, 300_000);
+    // The service's default log level unless LOG_LEVEL says otherwise (tests spawn theirs at warn).
+    const server = await spawnServer({ DATABASE_URL: db.url, DATA_DIR: dataDir, DEMO_TRACKS: '0', LOG_LEVEL: process.env.LOG_LEVEL || 'info', ...env }, 300_000);
     try {
       return await run({ server, sql, dataDir });
     } finally {

@@ -13,6 +13,14 @@ export function isWellFormedApiKey(key: string): boolean {
   return KEY_PATTERN.test(key);
 }
 
+/**
+ * The display prefix of a key ("mla_" + 8 characters, as `keys list` shows it): enough to tell
+ * keys apart in logs, useless to call with. Undefined for a token not shaped like a key.
+ */
+export function displayPrefixOf(key: string): string | undefined {
+  return isWellFormedApiKey(key) ? key.slice(0, PREFIX_LENGTH) : undefined;
+}
+
 export function hashApiKey(key: string): Buffer {
   return crypto.createHash('sha256').update(key).digest();
 }
@@ -25,7 +33,7 @@ export interface NewKey {
 
 export async function createApiKey(sql: Sql, options: { name: string; tier: string; expiresAt?: Date }): Promise<NewKey> {
   const key = generateApiKey();
-  const prefix = key.slice(0, PREFIX_LENGTH);
+  const prefix = displayPrefixOf(key)!;
   const [row] = await sql<{ id: number }[]>`
     INSERT INTO api_keys (key_hash, prefix, name, tier, credits, credits_period, expires_at)
     SELECT ${hashApiKey(key)}, ${prefix}, ${options.name}, t.name, t.initial_credits,

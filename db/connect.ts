@@ -1,4 +1,5 @@
 // Opens the service's database: DATABASE_URL when set, otherwise the embedded PostgreSQL in DATA_DIR.
+import type net from 'node:net';
 import postgres from 'postgres';
 import { APPLICATION_NAME, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
@@ -71,6 +72,26 @@ function lifetimeSeconds(): number {
   return MAX_LIFETIME_S.min + Math.random() * (MAX_LIFETIME_S.max - MAX_LIFETIME_S.min);
 }
 
+/** How much of a pool is in use: postgres.js 3.4.9 does not tell, so its sockets are counted. */
+export interface PoolUse {
+  /** Connections open or being opened (idle ones close after IDLE_TIMEOUT_S). */
+  open: number;
+  max: number;
+}
+
+const poolUses = new WeakMap<Sql, PoolUse>();
+
+/** The use of a pool made by connectSql (zeros for any other). */
+export function poolUse(sql: Sql): PoolUse {
+  return poolUses.get(sql) ?? { open: 0, max: 0 };
+}
+
+function counted(socket: net.Socket, use: PoolUse): net.Socket {
+  use.open += 1;
+  socket.once('close', () => (use.open -= 1)); // once: db/socket.ts passes on one 'close' only
+  return socket;
+}
+
 export interface ConnectOptions {
   synchronousCommit?: boolean;
   /**
@@ -93,11 +114,12 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
     socket = `${socketDir}/.s.PGSQL.${parsed.port || 5432}`;
     parsed.searchParams.delete('host');
   }
+  const use: PoolUse = { open: 0, max };
   const sql = postgres(parsed.toString(), {
     ...(socket ? { path: socket } : {}),
     max,
     // Documented by postgres.js, missing from its types. See db/socket.ts.
-    ...{ socket: (target: SocketTarget) => openSocket(target) },
+    ...{ socket: (target: SocketTarget) => counted(openSocket(target), use) },
     connect_timeout: CONNECT_TIMEOUT_S,
     backoff: reconnectDelaySeconds,
     idle_timeout: IDLE_TIMEOUT_S,
@@ -113,7 +135,9 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
     types: { int8: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
-  return limitConnectionWaits(sql, options.connectionWaitMs ?? Infinity);
+  const limited = limitConnectionWaits(sql, options.connectionWaitMs ?? Infinity);
+  poolUses.set(limited, use);
+  return limited;
 }
 
 /** Ends a pool without waiting long for statements still running (see CLOSE_TIMEOUT_S). */

@@ -1,25 +1,30 @@
 // Entry point of `npm start`: starts the service and shuts it down gracefully on SIGINT/SIGTERM.
+// stdout carries the JSON log (server/observability/logger.ts); the banner for whoever ran
+// `npm start` (the demo key, a curl to try, the address) goes to stderr with the catalog's progress.
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { ensureDemoKey } from '../billing/demo-key.ts';
 import { ensureDemoCatalog } from '../catalog/demo-catalog.ts';
+import { createLogger } from './observability/logger.ts';
+
+const logger = createLogger();
 
 async function main() {
   const config = loadConfig();
-  const service = await startService(config);
+  const service = await startService(config, logger);
 
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;
     if (signals > 1) {
-      console.error(`${signal} again: exiting now`);
+      logger.warn({ signal }, 'signal again: exiting now');
       process.exit(1);
     }
-    console.log(`${signal}: finishing in-flight requests, flushing usage, stopping`);
+    logger.info({ signal }, 'shutting down');
     service.stop().then(
       () => process.exit(0),
       (err) => {
-        console.error('shutdown failed:', err);
+        logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -32,13 +37,13 @@ async function main() {
 
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = `http://${host}:${service.port}`;
-  console.log(`Demo API key (pro tier): ${demoKey}`);
-  console.log(`Try: curl -H "Authorization: Bearer ${demoKey}" ${base}/api/external/v1/me`);
+  console.error(`Demo API key (pro tier): ${demoKey}`);
+  console.error(`Try: curl -H "Authorization: Bearer ${demoKey}" ${base}/api/external/v1/me`);
   // Last line: tests and scripts wait for it.
-  console.log(`Music Licensing API listening on ${base}/api/external/v1 (database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded, ' + config.dataDir})`);
+  console.error(`Music Licensing API listening on ${base}/api/external/v1 (database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded, ' + config.dataDir})`);
 }
 
 main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
+  logger.fatal({ err }, 'start failed');
   process.exit(1);
 });

@@ -29,6 +29,11 @@ import { LICENSE_KEY_PATH, licenseKeyReply } from './routes/license-key.ts';
 import { loadSigningKey } from '../billing/license-signing-key.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { createLogger, problemLog, type Logger } from './observability/logger.ts';
+import { createMetrics, metricsRoute, serveMetricsApart } from './observability/metrics.ts';
+import { registerSourceMetrics } from './observability/source-metrics.ts';
+import { timedEngine } from './observability/timed-engine.ts';
+import { createRequestObserver } from './observability/request-observer.ts';
 import path from 'node:path';
 
 export interface Service {
@@ -38,14 +43,18 @@ export interface Service {
   database: Database;
   engine: EnginePool;
   admitter: Admitter;
+  /** The port of GET /metrics when it has its own (METRICS_PORT). */
+  metricsPort: number | undefined;
   /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
   stop(): Promise<void>;
 }
 
 const SHUTDOWN_GRACE_MS = 30_000;
 
-export async function startService(config: Config, log = defaultLog): Promise<Service> {
+export async function startService(config: Config, logger: Logger = createLogger()): Promise<Service> {
   assertNativeUws();
+  const log = problemLog(logger);
+  const metrics = config.metrics === undefined ? undefined : createMetrics();
   // The server is the one process that adopts an embedded database orphaned by its own crash.
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true, connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
   const { sql } = database;
@@ -58,7 +67,8 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   }, 60_000);
   housekeeping.unref();
 
-  const engine = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000, maxQueue: config.engineMaxQueue });
+  const pool = createEnginePool({ threads: config.workers, idleTimeoutMs: 5 * 60_000, maxQueue: config.engineMaxQueue });
+  const engine = metrics ? timedEngine(pool, metrics.registry) : pool;
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
   const admitter = await createAdmitter(database.relaxedSql, sql);
@@ -72,6 +82,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
   const search = createCatalogSearch(sql);
   const signingKey = await loadSigningKey(sql, config.licenseSigningKey);
   search.index.current().catch((err) => log('search index load failed; will retry on the next search', err));
+  if (metrics) registerSourceMetrics(metrics.registry, { engine, clips, pools: { main: sql, relaxed: database.relaxedSql }, searchIndex: search.index });
   let boundPort = config.port;
   const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
   const routes: Route[] = [
@@ -90,11 +101,15 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     ...docsRoutes(),
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
+  if (metrics && config.metrics === 'main') routes.push(metricsRoute(metrics, log));
 
   const state = { draining: false };
-  const app = buildApp(routes, state);
+  const observe = createRequestObserver(logger, metrics?.requests);
+  const app = buildApp(routes, state, observe);
   const listener = await listen(app, config.host, config.port);
   boundPort = listener.port;
+  const metricsListener = metrics && typeof config.metrics === 'number' ? await serveMetricsApart(metrics, config.host, config.metrics, log, observe) : undefined;
+  logger.info({ port: listener.port, metrics_port: metricsListener?.port ?? (metrics ? listener.port : undefined), database: database.embedded ? 'embedded' : 'DATABASE_URL' }, 'listening');
 
   const step = (what: string, run: () => Promise<unknown>) => run().catch((err) => log(`shutdown: ${what} failed`, err));
   let stopping: Promise<void> | undefined;
@@ -104,10 +119,13 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
     database,
     engine,
     admitter,
+    metricsPort: metricsListener?.port,
     stop() {
       stopping ??= (async () => {
+        logger.info({ in_flight: inFlight.count() }, 'stopping: finishing requests in flight, flushing usage');
         state.draining = true;
         listener.close();
+        metricsListener?.close();
         clearInterval(housekeeping);
         const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
         if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
@@ -121,6 +139,7 @@ export async function startService(config: Config, log = defaultLog): Promise<Se
         await step('removing the heartbeat', () => registration.close());
         await engine.close();
         await database.close();
+        logger.info('stopped');
       })();
       return stopping;
     },
@@ -141,9 +160,4 @@ async function health(database: Database, engine: EnginePool) {
     database: { status: dbOk ? 'ok' : 'unreachable', embedded: database.embedded, latency_ms: Math.round((performance.now() - started) * 100) / 100 },
     workers: { status: poolOk ? 'ok' : 'down', threads: pool.threads, queued: pool.queued, max_queue: pool.maxQueue, completed: pool.completed, utilization: Math.round(pool.utilization * 1000) / 1000 },
   });
-}
-
-function defaultLog(message: string, err?: unknown) {
-  if (err === undefined) console.error(message);
-  else console.error(message, err);
 }

@@ -7,15 +7,26 @@ import { endpointHandler } from './endpoint-handler.ts';
 import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
+import type { ObserveRequest } from '../observability/request-observer.ts';
 
 export const API_BASE = '/api/external/v1';
+// The status a request is recorded with when its client went away before the reply.
+const CLIENT_CLOSED = 499;
 
 type Method = 'get' | 'post';
-type RawHandler = (res: HttpResponse, req: HttpRequest) => void;
+
+/**
+ * Reports a finished request (its log line and metrics): buildApp gives each route's handler one,
+ * which names the route. `authorization` is the header as sent: only its key's prefix is logged.
+ */
+export type Finish = (requestId: string, startedAt: number, status: number, credits?: number, authorization?: string) => void;
+type RawHandler = (res: HttpResponse, req: HttpRequest, finish: Finish) => void;
 
 export interface Route {
   method: Method;
   path: string;
+  /** In logs and metrics; default the path. */
+  name?: string;
   handler: RawHandler;
 }
 
@@ -32,15 +43,17 @@ export function assertNativeUws(): void {
 }
 
 export function apiRoute(deps: EndpointDeps, method: Method, path: string, endpoint: Endpoint): Route {
-  return { method, path: API_BASE + path, handler: endpointHandler(deps, endpoint) };
+  return { method, path: API_BASE + path, name: endpoint.name, handler: endpointHandler(deps, endpoint) };
 }
 
 /** A handler that needs no key or database round trip, answered at once. */
 export function immediate(reply: (requestId: string, req: HttpRequest) => Reply): RawHandler {
-  return (res, req) => {
+  return (res, req, finish) => {
+    const startedAt = performance.now();
     const requestId = newRequestId();
     const made = reply(requestId, req);
     res.cork(() => writeReply(res, made, { 'X-Request-Id': requestId }));
+    finish(requestId, startedAt, made.status);
   };
 }
 
@@ -49,7 +62,8 @@ export function immediate(reply: (requestId: string, req: HttpRequest) => Reply)
  * cork; its errors map as the pipeline's do (a database that cannot be reached: 503).
  */
 export function unauthenticated(handle: (req: HttpRequest, requestId: string) => Promise<Reply>, log: Log): RawHandler {
-  return (res, req) => {
+  return (res, req, finish) => {
+    const startedAt = performance.now();
     const requestId = newRequestId();
     let aborted = false;
     res.onAborted(() => (aborted = true));
@@ -57,6 +71,7 @@ export function unauthenticated(handle: (req: HttpRequest, requestId: string) =>
       .catch((err) => errorReplyFor(err, requestId, log))
       .then((reply) => {
         if (!aborted) res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }));
+        finish(requestId, startedAt, aborted ? CLIENT_CLOSED : reply.status);
       });
   };
 }
@@ -80,19 +95,17 @@ function headBytes(req: HttpRequest): number {
   return bytes;
 }
 
-function refuseLargeHead(res: HttpResponse, bytes: number) {
-  const requestId = newRequestId();
+const refuseLargeHead = (bytes: number) => immediate((requestId) => {
   const message = `request line and headers are ${bytes} bytes; at most ${MAX_HEAD_BYTES} are accepted`;
-  const reply = errorReply(new ApiError(431, 'headers_too_large', message), requestId);
-  res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }));
-}
+  return errorReply(new ApiError(431, 'headers_too_large', message), requestId);
+});
 
 /** Every handler of the app: the head size is checked first, before any route reads the request. */
-function headChecked(handler: RawHandler): RawHandler {
+function headChecked(handler: RawHandler, finish: Finish): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
     const bytes = headBytes(req);
-    if (bytes > MAX_HEAD_BYTES) return refuseLargeHead(res, bytes);
-    handler(res, req);
+    if (bytes > MAX_HEAD_BYTES) return refuseLargeHead(bytes)(res, req, finish);
+    handler(res, req, finish);
   };
 }
 
@@ -101,14 +114,21 @@ export interface AppState {
   draining: boolean;
 }
 
-export function buildApp(routes: Route[], state: AppState): TemplatedApp {
+// The route name of requests no route matched: their paths are the client's, not a bounded set.
+const UNMATCHED = '(unmatched)';
+
+/** `observe` gets every finished request, under its route's name (an endpoint's route names itself). */
+export function buildApp(routes: Route[], state: AppState, observe: ObserveRequest = () => {}): TemplatedApp {
   const app = uws.App();
   const allowed = new Map<string, Method[]>();
+  const finishOf = (route: string): Finish => (requestId, startedAt, status, credits = 0, authorization = '') =>
+    observe({ requestId, route, startedAt, status, credits, authorization });
   for (const route of routes) {
+    const finish = finishOf(route.name ?? route.path);
     app[route.method](route.path, headChecked((res, req) => {
-      if (state.draining) return refuseWhileDraining(res);
-      route.handler(res, req);
-    }));
+      if (state.draining) return refuseWhileDraining(res, finish);
+      route.handler(res, req, finish);
+    }, finish));
     allowed.set(route.path, [...(allowed.get(route.path) ?? []), route.method]);
   }
   for (const [path, methods] of allowed) {
@@ -116,16 +136,18 @@ export function buildApp(routes: Route[], state: AppState): TemplatedApp {
     app.any(path, headChecked(immediate((requestId, req) => {
       const message = `method ${req.getMethod().toUpperCase()} not allowed on ${path}; use ${allow}`;
       return errorReply(new ApiError(405, 'method_not_allowed', message, { headers: { Allow: allow } }), requestId);
-    })));
+    }), finishOf(path)));
   }
-  app.any('/*', headChecked(immediate((requestId, req) => errorReply(new ApiError(404, 'not_found', `no such endpoint: ${req.getUrl()}`), requestId))));
+  app.any('/*', headChecked(immediate((requestId, req) => errorReply(new ApiError(404, 'not_found', `no such endpoint: ${req.getUrl()}`), requestId)), finishOf(UNMATCHED)));
   return app;
 }
 
-function refuseWhileDraining(res: HttpResponse) {
+function refuseWhileDraining(res: HttpResponse, finish: Finish) {
+  const startedAt = performance.now();
   const requestId = newRequestId();
   const reply = errorReply(new ApiError(503, 'service_unavailable', 'server is shutting down; retry', { headers: { 'Retry-After': '1' } }), requestId);
   res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }, true));
+  finish(requestId, startedAt, reply.status);
 }
 
 export function listen(app: TemplatedApp, host: string, port: number): Promise<{ port: number; close(): void }> {

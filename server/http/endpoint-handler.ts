@@ -1,6 +1,7 @@
 // The uWS handler of an API endpoint: reads everything it needs from the request at once (uWS
 // invalidates req at the first await) and hands it to the pipeline (pipeline.ts).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Finish } from './app.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
@@ -8,7 +9,7 @@ import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
 
 export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
-  return (res: HttpResponse, req: HttpRequest): void => {
+  return (res: HttpResponse, req: HttpRequest, finish: Finish): void => {
     const startedAt = performance.now();
     const requestedAt = new Date();
     const requestId = newRequestId();
@@ -25,7 +26,10 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
 
     const done = deps.inFlight.begin();
     runPipeline(deps, endpoint, res, { authorization, idempotencyHeader, query, params, body, requestId, client, startedAt, requestedAt })
-      .catch((err) => deps.log(`request ${requestId} failed while responding`, err))
+      .then(
+        (outcome) => finish(requestId, startedAt, outcome.status, outcome.credits, authorization),
+        (err) => deps.log(`request ${requestId} failed while responding`, err),
+      )
       .finally(done);
   };
 }

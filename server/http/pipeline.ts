@@ -61,12 +61,20 @@ interface Served {
   reservedCredits?: number;
 }
 
-export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<void> {
+/** How a request ended, for its log line and metrics. */
+export interface Outcome {
+  /** The status sent (499: the client went away first). */
+  status: number;
+  /** Credits charged and made final. */
+  credits: number;
+}
+
+export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: HttpResponse, incoming: Incoming): Promise<Outcome> {
   const { requestId, client } = incoming;
   const bill = openBill(deps.ledger, { endpoint: endpoint.name, cost: endpoint.cost, requestId, requestedAt: incoming.requestedAt, startedAt: incoming.startedAt });
   const early = startEarly(deps, endpoint, incoming, bill);
   const admission = await admit(deps, res, incoming, bill, early);
-  if (!admission) return;
+  if ('status' in admission) return { status: client.aborted ? 499 : admission.status, credits: 0 };
 
   let served: Served | undefined;
   let failed: Reply | undefined;
@@ -85,13 +93,15 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
   headers['X-Request-Id'] = requestId;
   if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
   await send(res, client, reply, headers, reply.status === 413);
+  const status = client.aborted ? 499 : reply.status;
   if (bill.amountCharged === 0) {
     deps.usage.record({
       keyId: admission.keyId, requestedAt: incoming.requestedAt, endpoint: endpoint.name,
-      statusCode: client.aborted ? 499 : reply.status, creditsConsumed: 0,
+      statusCode: status, creditsConsumed: 0,
       responseTimeMs: performance.now() - incoming.startedAt, requestId,
     });
   }
+  return { status, credits: bill.amountCharged };
 }
 
 interface Early {
@@ -115,8 +125,8 @@ function startEarly(deps: EndpointDeps, endpoint: Endpoint, incoming: Incoming, 
   return early;
 }
 
-/** Admits the key; on a refusal (401, or 503 with the database gone) answers it and returns undefined. */
-async function admit(deps: EndpointDeps, res: HttpResponse, incoming: Incoming, bill: Bill, early: Early | undefined): Promise<Admission | undefined> {
+/** Admits the key; on a refusal (401, or 503 with the database gone) answers it and returns that reply. */
+async function admit(deps: EndpointDeps, res: HttpResponse, incoming: Incoming, bill: Bill, early: Early | undefined): Promise<Admission | Reply> {
   try {
     const admission = await deps.admitter.admit(incoming.authorization);
     if (early) early.admitted = admission.admitted;
@@ -133,7 +143,7 @@ async function admit(deps: EndpointDeps, res: HttpResponse, incoming: Incoming, 
         deps.log(`request ${incoming.requestId}: could not give back an early charge`, giveBackErr);
       }
     }
-    return undefined;
+    return reply;
   }
 }
 

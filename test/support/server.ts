@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { startService, type Service } from '../../server/service.ts';
 import { createApiKey } from '../../billing/api-keys.ts';
+import { createLogger, type Logger } from '../../server/observability/logger.ts';
+import pino from 'pino';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestServer {
@@ -18,7 +20,8 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+/** `logger`: where the server logs (default: nothing; TEST_SERVER_LOG=1 shows it on stderr at LOG_LEVEL or info). */
+export async function startTestServer(overrides: Partial<Config> = {}, logger?: Logger): Promise<TestServer> {
   const db = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-data-'));
   const config: Config = {
@@ -31,8 +34,9 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     usageFlushMs: 20,
     ...overrides,
   };
-  // TEST_SERVER_LOG=1 shows the server's log (internal errors) while debugging a test.
-  const service = await startService(config, process.env.TEST_SERVER_LOG ? (m, e) => console.error(m, e ?? '') : () => {});
+  // stdout is node:test's own channel: a log shown while debugging goes to stderr.
+  logger ??= process.env.TEST_SERVER_LOG ? createLogger({ destination: pino.destination(2) }) : createLogger({ level: 'silent' });
+  const service = await startService(config, logger);
   return {
     base: `http://127.0.0.1:${service.port}`,
     service,
@@ -62,7 +66,8 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
 export async function spawnServer(env: Record<string, string>, startTimeoutMs = 60_000): Promise<SpawnedServer> {
   const child = spawn(process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    // The per-request log lines only when asked for (LOG_LEVEL=info): tests read replies, not logs.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL || 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -78,7 +83,9 @@ export async function spawnServer(env: Record<string, string>, startTimeoutMs = 
         resolve(match[1]);
       }
     };
+    // The banner goes to stderr (stdout carries the JSON log, silent at LOG_LEVEL=warn).
     child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
     exited.then(() => {
       clearTimeout(timer);
       reject(new Error(`server exited:\n${output}`));
