@@ -13,6 +13,8 @@ import { searchPaths } from './paths/search.ts';
 import { downloadPaths } from './paths/downloads.ts';
 import { trackPaths } from './paths/tracks.ts';
 import { publicPaths } from './paths/public.ts';
+import { licensePaths } from './paths/licenses.ts';
+import { licenseSchemas } from './license-schemas.ts';
 
 const DESCRIPTION = `
 Search a catalog of cleared music in everyday words and download tracks in full or as clips cut on
@@ -22,7 +24,8 @@ includes a perpetual sync license.
 **Authentication**: \`Authorization: Bearer <API_KEY>\` on every endpoint except those marked "No key".
 
 **Credits and limits**: \`POST /search\`, \`POST /download-track\` and \`GET /tracks/{id}/similar\` cost
-1 credit, charged only on success; everything else is free. Every authenticated request counts
+1 credit, charged only on success; everything else is free. Every download grants a perpetual sync
+license, named by \`X-License-Id\` and kept as a signed certificate (\`GET /licenses/{id}\`). Every authenticated request counts
 against the key's per-minute and per-day limits (fixed UTC windows), whatever its status, except
 those refused with 429. Responses to an admitted key carry \`X-RateLimit-*\`, \`X-Credits-Remaining\`
 and the IETF \`RateLimit-Policy\`/\`RateLimit\` fields.
@@ -54,14 +57,15 @@ export function buildOpenApiDocument(): OpenApiDocument {
       { name: 'Audio', description: 'Downloads and the plans clips are cut by.' },
       { name: 'Tracks', description: 'What the audio engine measured.' },
       { name: 'Account', description: 'The calling key.' },
+      { name: 'Licenses', description: 'The licenses downloads grant, as signed certificates.' },
       { name: 'Public', description: 'No key needed.' },
     ],
-    paths: { ...searchPaths, ...downloadPaths, ...trackPaths, ...accountPaths, ...publicPaths },
+    paths: { ...searchPaths, ...downloadPaths, ...trackPaths, ...accountPaths, ...licensePaths, ...publicPaths },
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `mla_` and 43 URL-safe characters (`npm run keys -- create`).' },
       },
-      schemas,
+      schemas: { ...schemas, ...licenseSchemas },
       headers,
       responses: {
         UnknownPath: errorResponse('not_found', 'none', 'No endpoint at this path (any path the document does not list).'),

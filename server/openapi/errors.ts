@@ -103,7 +103,8 @@ export function errorResponse(code: ErrorCode, limits: LimitHeaders, description
   const required = ['X-Request-Id', ...extra.required, ...(limits === 'required' ? LIMIT_HEADERS : [])];
   const optional = [...extra.optional, ...(limits === 'optional' ? LIMIT_HEADERS : [])];
   const schema: SchemaObject = {
-    allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { const: code } } }],
+    type: 'object',
+    allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { code: { const: code } } }],
     ...(code === 'rate_limited' ? { required: ['retry_after'] } : {}),
   };
   return {

@@ -42,14 +42,20 @@ export const headers: Record<string, HeaderObject> = {
       + 'the `parts` of `POST /clip-plan` for the same body.',
     schema: { type: 'string', pattern: '^\\[\\[.*\\]\\]$' }, example: '[[0,41.213,30]]',
   },
-  'X-License-Id': { description: 'The license this download granted; its certificate is at `GET /licenses/{id}`.', schema: { type: 'string' }, example: 'lic_000000000000002a' },
+  'X-License-Id': {
+    description: 'The license this download granted (on a replay, the first request\'s); its certificate is at `GET /licenses/{id}`.',
+    schema: { type: 'string', pattern: '^lic_[A-Za-z0-9_-]{8}_[0-9a-z]{1,13}$' }, example: 'lic_k3v9x2a1_1b',
+  },
   'Content-Disposition': {
     description: 'An ASCII `filename` and the exact title in `filename*` (RFC 5987).',
     schema: { type: 'string', pattern: '^attachment; filename=' }, example: 'attachment; filename="Night Drive.mp3"; filename*=UTF-8\'\'Night%20Drive.mp3',
   },
   'Content-Length': { description: 'Bytes of the body.', schema: count, example: 482304 },
   ETag: { description: 'Entity tag of the preview audio.', schema: { type: 'string' }, example: '"9f86d081884c7d659a2feaa0c55ad015"' },
-  'Cache-Control': { description: 'Previews are public and immutable until their link expires (at most 1 h).', schema: { type: 'string' }, example: 'public, max-age=3600, immutable' },
+  'Cache-Control': {
+    description: 'How long the reply may be kept: a preview until its link expires (at most 1 h), the license key 1 h, the docs page not at all.',
+    schema: { type: 'string' }, example: 'public, max-age=3600, immutable',
+  },
   'Accept-Ranges': { description: 'Single byte ranges are served.', schema: { type: 'string', const: 'bytes' } },
   'Content-Range': { description: 'The bytes of a partial reply, or `bytes */SIZE` on a 416.', schema: { type: 'string', pattern: '^bytes ' }, example: 'bytes 0-1023/482304' },
   'Content-Security-Policy': { description: 'Only the page\'s own origin.', schema: { type: 'string' } },

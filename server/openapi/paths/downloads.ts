@@ -15,8 +15,8 @@ const audio: ResponseObject = {
   description: 'The MP3 (44.1 kHz stereo, CBR 128 kbps for clips, with a gapless LAME tag), no JSON wrapper. Every download grants a perpetual '
     + 'sync license (spec 1): `X-License-Id` names it. A clip carries `X-Clip-Start`, `X-Clip-Plan` and, when the peak is in it, `X-Hit-Point`.',
   headers: responseHeaders(
-    ['X-Request-Id', ...LIMIT_HEADERS, 'Content-Length', 'Content-Disposition', 'X-Track-Id', 'X-Track-Duration'],
-    ['X-Clip-Start', 'X-Hit-Point', 'X-Clip-Plan', 'X-License-Id', 'Idempotent-Replayed'],
+    ['X-Request-Id', ...LIMIT_HEADERS, 'Content-Length', 'Content-Disposition', 'X-Track-Id', 'X-Track-Duration', 'X-License-Id'],
+    ['X-Clip-Start', 'X-Hit-Point', 'X-Clip-Plan', 'Idempotent-Replayed'],
   ),
   content: { 'audio/mpeg': { schema: { type: 'string', contentMediaType: 'audio/mpeg' } } },
 };

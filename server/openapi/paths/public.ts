@@ -74,7 +74,14 @@ export const publicPaths: Record<string, PathItemObject> = {
         200: {
           description: 'The OpenAPI document.',
           headers: responseHeaders(['X-Request-Id']),
-          content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object', required: ['openapi', 'info', 'paths'],
+                properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+              },
+            },
+          },
         },
       },
       errors: [],
@@ -90,7 +97,7 @@ export const publicPaths: Record<string, PathItemObject> = {
       success: {
         200: {
           description: 'The HTML page.',
-          headers: responseHeaders(['X-Request-Id', 'Content-Security-Policy']),
+          headers: responseHeaders(['X-Request-Id', 'Content-Security-Policy', 'Cache-Control']),
           content: { 'text/html': { schema: { type: 'string' } } },
         },
       },
