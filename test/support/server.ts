@@ -76,15 +76,16 @@ export async function spawnServer(env: Record<string, string>, startTimeoutMs = 
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), startTimeoutMs);
+    // The banner's last line, on stderr (stdout carries the JSON log). Looked for until found
+    // only: scanning the whole output at every chunk of a busy server's log costs quadratic time.
     const onData = () => {
       const match = /listening on (http:\/\/[^/\s]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
+        child.stderr!.off('data', onData);
         resolve(match[1]);
       }
     };
-    // The banner goes to stderr (stdout carries the JSON log, silent at LOG_LEVEL=warn).
-    child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     exited.then(() => {
       clearTimeout(timer);
