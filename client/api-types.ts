@@ -367,9 +367,9 @@ export interface components {
              */
             query: string;
             /** @default 20 */
-            limit: number;
+            limit?: number;
             /** @default 0 */
-            offset: number;
+            offset?: number;
             filters?: components["schemas"]["SearchFilters"];
             /** @description Intent extraction (paid tiers; on by default there). `true` on a free key is a 403. */
             intent?: boolean;
@@ -377,7 +377,7 @@ export interface components {
              * @description Add facet counts over every matching track.
              * @default false
              */
-            facets: boolean;
+            facets?: boolean;
         };
         /** @description What the query was understood as; with intent extraction, the filters it states outright and whether they were applied. */
         Intent: {
@@ -493,7 +493,7 @@ export interface components {
              * @default segment
              * @enum {string}
              */
-            mode: "segment" | "edit" | "loop";
+            mode?: "segment" | "edit" | "loop";
         };
         /** @description The plan a download with the same body follows. */
         ClipPlan: {

@@ -31,6 +31,9 @@ export async function createProxiedDatabase(): Promise<ProxiedDatabase> {
     },
     restore() {
       proxy.blackhole = false;
+      // The connections swallowed meanwhile would hang until their connect timeout: cut them, so
+      // the server's pool connects afresh at once.
+      proxy.cutAll();
     },
     async drop() {
       await proxy.close();
