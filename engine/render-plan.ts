@@ -1,21 +1,24 @@
 // A plan's audio: each part decoded with a little extra either side, laid at its clip time, and
 // joined to its neighbour with an equal-power crossfade centred on the join. Loops wrap: the
 // material past the last part's end crossfades into the clip's start, so the end flows into it.
+// Any stretch of the clip can be rendered on its own (the splice renders only what it re-encodes).
 import { decodeRange } from './mp3/decode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
 import { CLIP_SAMPLE_RATE, declickPart, stereoAt44100 } from './clip-pcm.ts';
 import type { ClipPlan, PlanPart } from './plan/plan.ts';
+
+export type StereoPcm = [Float32Array, Float32Array];
 
 function crossfadeSamples(part: PlanPart | undefined): number {
   return part ? Math.round((part.crossfadeMs / 1000) * CLIP_SAMPLE_RATE) : 0;
 }
 
 /** The source samples [from, to) at 44.1 kHz stereo, zeros outside the track. */
-async function sourceAudio(bytes: Uint8Array, index: FrameIndex, from: number, to: number): Promise<[Float32Array, Float32Array]> {
+async function sourceAudio(bytes: Uint8Array, index: FrameIndex, from: number, to: number): Promise<StereoPcm> {
   const rate = index.sampleRate / CLIP_SAMPLE_RATE;
   const total = Math.floor(index.totalSamples / rate);
   const a = Math.max(0, from), b = Math.min(total, to);
-  const out: [Float32Array, Float32Array] = [new Float32Array(to - from), new Float32Array(to - from)];
+  const out: StereoPcm = [new Float32Array(to - from), new Float32Array(to - from)];
   if (b <= a) return out;
   const pcm = await decodeRange(bytes, index, Math.floor(a * rate), Math.ceil(b * rate));
   const [left, right] = stereoAt44100(pcm, b - a);
@@ -24,28 +27,60 @@ async function sourceAudio(bytes: Uint8Array, index: FrameIndex, from: number, t
   return out;
 }
 
-export async function renderPlanPcm(bytes: Uint8Array, index: FrameIndex, plan: ClipPlan): Promise<[Float32Array, Float32Array]> {
-  const loop = plan.mode === 'loop';
-  const out: [Float32Array, Float32Array] = [new Float32Array(plan.samples), new Float32Array(plan.samples)];
-  for (let i = 0; i < plan.parts.length; i++) {
-    const part = plan.parts[i];
-    const next = i + 1 < plan.parts.length ? plan.parts[i + 1] : loop ? plan.parts[0] : undefined;
-    const fadeIn = crossfadeSamples(part), fadeOut = crossfadeSamples(next);
-    const lead = Math.floor(fadeIn / 2), overhang = fadeOut - Math.floor(fadeOut / 2);
-    const audio = await sourceAudio(bytes, index, part.sourceStart - lead, part.sourceStart + part.length + overhang);
-    const span = audio[0].length;
-    for (let j = 0; j < span; j++) {
-      let gain = 1;
-      if (j < fadeIn) gain = Math.sin((Math.PI / 2) * ((j + 0.5) / fadeIn));
-      const fromEnd = span - 1 - j;
-      if (fromEnd < fadeOut) gain *= Math.sin((Math.PI / 2) * ((fromEnd + 0.5) / fadeOut));
-      let at = part.clipStart - lead + j;
-      if (loop) at = ((at % plan.samples) + plan.samples) % plan.samples;
-      else if (at < 0 || at >= plan.samples) continue;
-      out[0][at] += gain * audio[0][j];
-      out[1][at] += gain * audio[1][j];
-    }
+/** Where a part sounds, crossfades included: clip samples [clipFrom, clipFrom + length) from source sourceFrom on. */
+interface Span {
+  clipFrom: number;
+  sourceFrom: number;
+  length: number;
+  fadeIn: number;
+  fadeOut: number;
+}
+
+function spanOf(plan: ClipPlan, i: number): Span {
+  const part = plan.parts[i];
+  const next = i + 1 < plan.parts.length ? plan.parts[i + 1] : plan.mode === 'loop' ? plan.parts[0] : undefined;
+  const fadeIn = crossfadeSamples(part), fadeOut = crossfadeSamples(next);
+  const lead = Math.floor(fadeIn / 2), overhang = fadeOut - Math.floor(fadeOut / 2);
+  return { clipFrom: part.clipStart - lead, sourceFrom: part.sourceStart - lead, length: part.length + lead + overhang, fadeIn, fadeOut };
+}
+
+function gainAt(span: Span, j: number): number {
+  let gain = 1;
+  if (j < span.fadeIn) gain = Math.sin((Math.PI / 2) * ((j + 0.5) / span.fadeIn));
+  const fromEnd = span.length - 1 - j;
+  if (fromEnd < span.fadeOut) gain *= Math.sin((Math.PI / 2) * ((fromEnd + 0.5) / span.fadeOut));
+  return gain;
+}
+
+/** Adds the span's audio that falls in out's stretch [from, from + out length), the span moved by `wrap` samples. */
+async function addSpan(bytes: Uint8Array, index: FrameIndex, span: Span, wrap: number, out: StereoPcm, from: number): Promise<void> {
+  const clipFrom = span.clipFrom + wrap;
+  const a = Math.max(from, clipFrom), b = Math.min(from + out[0].length, clipFrom + span.length);
+  if (b <= a) return;
+  const audio = await sourceAudio(bytes, index, span.sourceFrom + a - clipFrom, span.sourceFrom + b - clipFrom);
+  for (let at = a; at < b; at++) {
+    const gain = gainAt(span, at - clipFrom);
+    out[0][at - from] += gain * audio[0][at - a];
+    out[1][at - from] += gain * audio[1][at - a];
   }
-  if (!loop) for (const channel of out) declickPart(channel, 0, plan.samples);
+}
+
+/** The clip's samples [from, to): zeros outside the clip, de-click ramps at its edges (not for loops). */
+export async function renderPlanRange(bytes: Uint8Array, index: FrameIndex, plan: ClipPlan, from: number, to: number): Promise<StereoPcm> {
+  const loop = plan.mode === 'loop';
+  const out: StereoPcm = [new Float32Array(to - from), new Float32Array(to - from)];
+  const inside = [Math.max(0, from), Math.min(plan.samples, to)];
+  if (inside[1] <= inside[0]) return out;
+  const view: StereoPcm = [out[0].subarray(inside[0] - from, inside[1] - from), out[1].subarray(inside[0] - from, inside[1] - from)];
+  for (let i = 0; i < plan.parts.length; i++) {
+    const span = spanOf(plan, i);
+    // A loop's spans that run past either end of the clip sound at its other end.
+    for (const wrap of loop ? [-plan.samples, 0, plan.samples] : [0]) await addSpan(bytes, index, span, wrap, view, inside[0]);
+  }
+  if (!loop) for (const channel of view) declickPart(channel, inside[0], plan.samples);
   return out;
+}
+
+export function renderPlanPcm(bytes: Uint8Array, index: FrameIndex, plan: ClipPlan): Promise<StereoPcm> {
+  return renderPlanRange(bytes, index, plan, 0, plan.samples);
 }

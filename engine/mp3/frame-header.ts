@@ -15,6 +15,9 @@ export interface FrameHeader {
   sideInfoEnd: number;
 }
 
+/** Samples per MPEG-1 layer III frame: the grid every 44.1 kHz clip and source of ours is cut on. */
+export const MPEG1_FRAME_SAMPLES = 1152;
+
 const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 const SAMPLE_RATES: Record<string, number[]> = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
@@ -38,7 +41,7 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
   const padding = (b2 >> 1) & 1;
   const channels = b3 >> 6 === 3 ? 1 : 2;
   const hasCrc = (b1 & 1) === 0;
-  const samplesPerFrame = version === 1 ? 1152 : 576;
+  const samplesPerFrame = version === 1 ? MPEG1_FRAME_SAMPLES : 576;
   const frameBytes = Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
   const sideInfoBytes = version === 1 ? (channels === 1 ? 17 : 32) : channels === 1 ? 9 : 17;
   return {

@@ -1,10 +1,13 @@
-// Smart cut: a clip made mostly of the source's own MP3 frames. Only ~0.1-0.5 s at each edge is
-// decoded, de-clicked and re-encoded; the frames in between are copied byte for byte. That is
-// ~10x less work than a full re-encode and loses no quality in the middle.
+// Smart cut: a clip made mostly of the source's own MP3 frames. Only a few tenths of a second at
+// each edge and around each join of an edit or loop are rendered (de-click ramps, crossfades) and
+// re-encoded; the frames of each part's inside are copied byte for byte. That is ~10x less work
+// than a full re-encode and loses no quality in the parts.
 //
 // Three things make the splice exact:
-// - Grid: the re-encoded edges are fed input that starts where their frames line up with the
-//   source's 1152-sample frame grid; the Info frame's encoder delay skips the extra lead-in.
+// - Grid: every part of the plan has the same phase against the source's 1152-sample frame grid
+//   (engine/plan/frame-align.ts), so one output grid is every part's source grid; the re-encoded
+//   stretches are fed input that starts on it, and the Info frame's encoder delay skips the extra
+//   lead-in.
 // - Overlap: at each junction both neighbouring granules use normal long blocks, so the MDCT
 //   overlap-add between a re-encoded and a copied frame cancels its aliasing as within one stream.
 // - Bit reservoir: a copied frame may keep part of its main data in the frames before it (which
@@ -14,7 +17,6 @@
 import { parseFrameHeader } from './frame-header.ts';
 import { readSideInfo, type SideInfo } from './side-info.ts';
 import { indexFrames, type FrameIndex } from './frame-index.ts';
-import { decodeRange } from './decode.ts';
 import { buildInfoFrame, DECODER_DELAY } from './gapless-tag.ts';
 import { defaultEncoder, LAME_ENCODER_DELAY } from './encoders.ts';
 import { DEFAULT_BITRATE_KBPS } from './encode.ts';
@@ -23,10 +25,15 @@ const FRAME = 1152;
 const SAMPLE_RATE = 44100;
 /** Re-encoded at each edge at least this long (covers the de-click ramp and the cut). */
 const MIN_EDGE_SAMPLES = Math.round(0.1 * SAMPLE_RATE);
+/**
+ * Re-encoded either side of a join at least this long: half the widest crossfade a plan may use
+ * (30 ms) plus one frame, since a frame's MDCT overlaps its neighbour's.
+ */
+const JOIN_GUARD_SAMPLES = Math.round(0.015 * SAMPLE_RATE) + FRAME;
 /** Source frames copied at least (the tail's reservoir may reach two frames back). */
 const MIN_COPIED_FRAMES = 3;
-/** Junction candidates tried at each edge. */
-const CANDIDATES = 24;
+/** Junction candidates tried at each side of a re-encoded stretch (8 frames, 0.2 s: enough on every demo song and soundtrack piece tried). */
+const CANDIDATES = 8;
 /** Frames encoded before the tail junction so the encoder is in its steady state there. */
 const TAIL_PREROLL_FRAMES = 2;
 /** Total delay from an encoder's first input sample to a decoder's first output sample of it. */
@@ -136,94 +143,116 @@ export function canSplice(index: FrameIndex, bytes: Uint8Array, bitrateKbps: num
   return true;
 }
 
-async function decodeTrack(bytes: Uint8Array, index: FrameIndex, from: number, to: number): Promise<Float32Array[]> {
-  const lead = Math.max(0, -from);
-  const pcm = await decodeRange(bytes, index, Math.max(0, from), to);
-  return pcm.channels.map((channel) => {
-    const out = new Float32Array(to - from);
-    out.set(channel.subarray(0, out.length - lead), lead);
-    return out;
-  });
+/** A stretch of the clip that plays the source from `sourceStart` on (samples at 44.1 kHz). */
+export interface SplicePart {
+  clipStart: number;
+  sourceStart: number;
+  length: number;
 }
+
+/** The clip's own audio for clip samples [from, to): zeros outside the clip, edges and joins shaped. */
+export type ClipAudio = (from: number, to: number) => Promise<[Float32Array, Float32Array]>;
 
 /**
- * One re-encoded edge: its frames, and where they sit on the source's frame grid (edge frame m
- * carries the same samples as source frame m + frameShift).
+ * The output's frame grid. Output frame m carries clip samples [m F - outSkip, (m + 1) F - outSkip)
+ * (outSkip: the Info frame's encoder delay plus the decoder's delay), and for part p the same
+ * samples as source frame m + shifts[p]: possible because every part's offset has one phase.
  */
-interface Edge {
-  frames: Frames;
-  frameShift: number;
-  /** The source sample the edge's encoder input starts at. */
-  inputStart: number;
+interface Grid {
+  outSkip: number;
+  shifts: number[];
 }
 
-/** Frames `from`..`to` of the source that may hold a junction (their side info decides). */
+function gridOf(index: FrameIndex, parts: SplicePart[]): Grid | undefined {
+  const offsets = parts.map((p) => p.sourceStart - p.clipStart);
+  if (offsets.some((o) => mod(o - offsets[0], FRAME) !== 0)) return undefined; // not frame-aligned: no copying
+  const outSkip = STREAM_DELAY + mod(index.startSkip + offsets[0] - STREAM_DELAY, FRAME);
+  return { outSkip, shifts: offsets.map((o) => (o + index.startSkip - outSkip) / FRAME) };
+}
+
+/** Output frames where a junction between encoded and copied frames may go (from..to inclusive). */
 interface Candidates {
   from: number;
   to: number;
 }
 
-/** True when the MDCT overlap across a junction between frame a (before) and b (after) is clean. */
-function cleanJunction(before: Frames, a: number, after: Frames, b: number): boolean {
-  return before.side(a).longBlocks[1] && after.side(b).longBlocks[0];
+/**
+ * The output frames part p can be copied over: the junction into it among `into`, the one out of
+ * it among `outOf`, at least MIN_COPIED_FRAMES apart. Undefined when the part is too short (or
+ * its source frames missing), so it is re-encoded whole.
+ */
+function copyWindow(grid: Grid, parts: SplicePart[], p: number, sourceFrames: number): { into: Candidates; outOf: Candidates } | undefined {
+  const shift = grid.shifts[p];
+  const part = parts[p];
+  const guardBefore = p === 0 ? MIN_EDGE_SAMPLES : JOIN_GUARD_SAMPLES;
+  const guardAfter = p === parts.length - 1 ? MIN_EDGE_SAMPLES : JOIN_GUARD_SAMPLES;
+  const first = Math.max(1 - shift, Math.ceil((part.clipStart + guardBefore + grid.outSkip) / FRAME));
+  const last = Math.min(sourceFrames - 1 - shift, Math.floor((part.clipStart + part.length - guardAfter + grid.outSkip) / FRAME));
+  if (last - first < MIN_COPIED_FRAMES + 2) return undefined;
+  const intoTo = Math.min(first + CANDIDATES, Math.floor((first + last - MIN_COPIED_FRAMES) / 2));
+  const outOfFrom = Math.max(last - CANDIDATES, intoTo + MIN_COPIED_FRAMES);
+  return { into: { from: first, to: intoTo }, outOf: { from: outOfFrom, to: last } };
 }
 
 /**
- * The head: decoded from a point chosen so that its encoder output lines up with the source's
- * frame grid, silent before the clip's start, shaped (de-click ramp), re-encoded. Undefined when
- * the clip is too short for a copied middle.
+ * A stretch re-encoded from the clip's own audio: the clip's start, its end, and the joins between
+ * copied parts. It takes over from the copied part before it at a frame among `from` and hands
+ * over to the copied part after it at a frame among `into` (neither at the clip's edges).
  */
-async function encodeHead(bytes: Uint8Array, index: FrameIndex, start: number, end: number, shape: EdgeShape, bitrate: number): Promise<{ edge: Edge; candidates: Candidates } | undefined> {
-  const skip = index.startSkip;
-  const inputStart = start - mod(start - STREAM_DELAY + skip, FRAME);
-  const frameShift = (inputStart - STREAM_DELAY + skip) / FRAME;
-  const first = Math.ceil((start + skip + MIN_EDGE_SAMPLES) / FRAME);
-  const candidates = { from: first, to: first + CANDIDATES };
-  const headEnd = (candidates.to + 2) * FRAME - skip;
-  if (headEnd >= end - MIN_EDGE_SAMPLES) return undefined;
-  const pcm = await decodeTrack(bytes, index, inputStart, headEnd);
-  for (const channel of pcm) {
-    channel.fill(0, 0, start - inputStart); // before the clip: silence (skipped by the encoder delay)
-    shape(channel.subarray(start - inputStart), 0);
-  }
-  const frames = framesOf(await defaultEncoder.encode(pcm[0], pcm[1], bitrate));
-  return { edge: { frames, frameShift, inputStart }, candidates };
+interface Region {
+  from?: { part: number; candidates: Candidates };
+  into?: { part: number; candidates: Candidates };
 }
 
-/** The first source frame, among the candidates, where the copied middle can take over from the head. */
-function headJunction(source: Frames, head: Edge, candidates: Candidates): number {
-  for (let j = candidates.from; j <= candidates.to && j < source.index.offsets.length; j++) {
-    const kept = j - head.frameShift; // head frames kept before the junction
-    if (kept < 1 || kept > head.frames.index.offsets.length) continue;
-    if (cleanJunction(source, j - 1, source, j) && head.frames.side(kept - 1).longBlocks[1]) return j;
-  }
-  return -1;
+/** Regions and copied parts alternate: region, part, region, ..., region. */
+function regionsOf(grid: Grid, parts: SplicePart[], sourceFrames: number): { regions: Region[]; copied: number[] } {
+  const regions: Region[] = [{}];
+  const copied: number[] = [];
+  parts.forEach((part, p) => {
+    const window = copyWindow(grid, parts, p, sourceFrames);
+    if (!window) return; // inside the current region
+    regions[regions.length - 1].into = { part: p, candidates: window.into };
+    copied.push(p);
+    regions.push({ from: { part: p, candidates: window.outOf } });
+  });
+  return { regions, copied };
+}
+
+/** A run of output frames taken from one stream: output frame m is the stream's frame m + shift. */
+interface Stream {
+  frames: Frames;
+  shift: number;
 }
 
 /**
- * The tail: from TAIL_PREROLL_FRAMES before its first junction candidate (so the encoder is steady
- * there) to the clip's end, shaped and re-encoded, on the source's grid. Undefined when no
- * candidate leaves MIN_COPIED_FRAMES after the head's junction.
+ * Encodes a region from TAIL_PREROLL_FRAMES before its first candidate (so the encoder is steady
+ * there; the clip's start instead has silence before it) to two frames past its last candidate
+ * (the MDCT overlap reaches into the next frame) or to the clip's end.
  */
-async function encodeTail(bytes: Uint8Array, index: FrameIndex, start: number, end: number, afterFrame: number, shape: EdgeShape, bitrate: number): Promise<{ edge: Edge; candidates: Candidates } | undefined> {
-  const skip = index.startSkip;
-  const last = Math.floor((end + skip - MIN_EDGE_SAMPLES) / FRAME);
-  const first = Math.max(afterFrame + MIN_COPIED_FRAMES, last - CANDIDATES);
-  const frameShift = first - TAIL_PREROLL_FRAMES;
-  const inputStart = frameShift * FRAME + STREAM_DELAY - skip;
-  if (inputStart <= start || last < first) return undefined;
-  const pcm = await decodeTrack(bytes, index, inputStart, end);
-  for (const channel of pcm) shape(channel, inputStart - start);
-  const frames = framesOf(await defaultEncoder.encode(pcm[0], pcm[1], bitrate));
-  return { edge: { frames, frameShift, inputStart }, candidates: { from: first, to: last } };
+async function encodeRegion(region: Region, grid: Grid, samples: number, audio: ClipAudio, bitrate: number): Promise<Stream> {
+  const firstFrame = region.from ? region.from.candidates.from - TAIL_PREROLL_FRAMES : 0;
+  const inputStart = firstFrame * FRAME + STREAM_DELAY - grid.outSkip;
+  const inputEnd = region.into ? (region.into.candidates.to + 2) * FRAME - grid.outSkip : samples;
+  const [left, right] = await audio(inputStart, inputEnd);
+  return { frames: framesOf(await defaultEncoder.encode(left, right, bitrate)), shift: -firstFrame };
 }
 
-/** The last source frame, among the candidates, where the tail can take over from the copied middle. */
-function tailJunction(source: Frames, tail: Edge, candidates: Candidates): number {
-  for (let k = candidates.to; k >= candidates.from; k--) {
-    const p = k - tail.frameShift; // the tail frame that replaces source frame k
-    if (p < 1 || p >= tail.frames.index.offsets.length || k >= source.index.offsets.length) continue;
-    if (source.side(k - 1).longBlocks[1] && cleanJunction(tail.frames, p - 1, tail.frames, p)) return k;
+/**
+ * True when output frame m can come from `after` with m - 1 from `before`: both streams' frames
+ * m - 1 end and `after`'s frame m starts with a normal long block, so the MDCT overlap-add across
+ * the junction cancels its aliasing as it does within one stream.
+ */
+function cleanJunction(before: Stream, after: Stream, m: number): boolean {
+  const b = m + before.shift, a = m + after.shift;
+  if (b < 1 || b > before.frames.index.offsets.length || a < 1 || a >= after.frames.index.offsets.length) return false;
+  return before.frames.side(b - 1).longBlocks[1] && after.frames.side(a - 1).longBlocks[1] && after.frames.side(a).longBlocks[0];
+}
+
+/** The junction nearest the region's inside among the candidates (so the most is copied), or -1. */
+function junction(before: Stream, after: Stream, candidates: Candidates, fromEnd: boolean): number {
+  for (let i = 0; i <= candidates.to - candidates.from; i++) {
+    const m = fromEnd ? candidates.to - i : candidates.from + i;
+    if (cleanJunction(before, after, m)) return m;
   }
   return -1;
 }
@@ -234,19 +263,24 @@ interface Assembly {
   dataOffsets: number[];
 }
 
-function append(out: Assembly, f: Frames, from: number, to: number): void {
-  for (let i = from; i < to; i++) {
+/** Output frames [from, to) from the stream. */
+function append(out: Assembly, stream: Stream, from: number, to: number): void {
+  const f = stream.frames;
+  for (let i = from + stream.shift; i < to + stream.shift; i++) {
     out.parts.push(frameBytes(f, i).slice());
     out.dataOffsets.push(f.dataStart(i) - f.index.offsets[i]);
   }
 }
 
 /**
- * Before a junction: the main data the next copied frame expects in the frames before it goes into
- * the free end of what is assembled so far; the last frame is enlarged when it lacks room.
- * False when even 320 kbps is not enough.
+ * At a junction at output frame m: the main data `after`'s frame m expects in the frames before
+ * it goes into the free end of `before`'s frames assembled so far; the last frame is enlarged when
+ * it lacks room. False when even 320 kbps is not enough.
  */
-function carryReservoir(out: Assembly, free: number, reservoir: Uint8Array): boolean {
+function carryReservoir(out: Assembly, before: Stream, after: Stream, m: number): boolean {
+  const a = m + after.shift;
+  const reservoir = reservoirBefore(after.frames, a, after.frames.side(a).mainDataBegin);
+  const free = freeTail(before.frames, m + before.shift);
   const last = out.parts.length - 1;
   if (free < reservoir.length) {
     const enlarged = enlargeFrame(out.parts[last], reservoir.length - free);
@@ -257,16 +291,33 @@ function carryReservoir(out: Assembly, free: number, reservoir: Uint8Array): boo
   return true;
 }
 
-/** head frames before junction j, source frames [j, k), tail frames from source frame k on. */
-function assemble(source: Frames, head: Edge, j: number, tail: Edge, k: number): Uint8Array[] | undefined {
+/**
+ * The output's streams in order with the frame each takes over at: encoded region, copied part,
+ * encoded region, ..., each junction the clean one nearest the region's inside. Undefined when a
+ * junction has no clean candidate.
+ */
+function junctions(regions: Stream[], layout: Region[], source: Frames, grid: Grid): { stream: Stream; at: number }[] | undefined {
+  const runs: { stream: Stream; at: number }[] = [{ stream: regions[0], at: 0 }];
+  for (let r = 0; r + 1 < regions.length; r++) {
+    const into = layout[r].into!, from = layout[r + 1].from!;
+    const part: Stream = { frames: source, shift: grid.shifts[into.part] };
+    const j = junction(regions[r], part, into.candidates, false);
+    const k = junction(part, regions[r + 1], from.candidates, true);
+    if (j < 0 || k < 0) return undefined;
+    runs.push({ stream: part, at: j }, { stream: regions[r + 1], at: k });
+  }
+  return runs;
+}
+
+/** The runs' frames one after another, each junction's reservoir carried across it. */
+function assemble(runs: { stream: Stream; at: number }[]): Uint8Array[] | undefined {
   const out: Assembly = { parts: [], dataOffsets: [] };
-  const keptHead = j - head.frameShift;
-  const tailFrom = k - tail.frameShift;
-  append(out, head.frames, 0, keptHead);
-  if (!carryReservoir(out, freeTail(head.frames, keptHead), reservoirBefore(source, j, source.side(j).mainDataBegin))) return undefined;
-  append(out, source, j, k);
-  if (!carryReservoir(out, freeTail(source, k), reservoirBefore(tail.frames, tailFrom, tail.frames.side(tailFrom).mainDataBegin))) return undefined;
-  append(out, tail.frames, tailFrom, tail.frames.index.offsets.length);
+  for (let i = 0; i < runs.length; i++) {
+    const { stream, at } = runs[i];
+    if (i > 0 && !carryReservoir(out, runs[i - 1].stream, stream, at)) return undefined;
+    const to = i + 1 < runs.length ? runs[i + 1].at : stream.frames.index.offsets.length - stream.shift;
+    append(out, stream, at, to);
+  }
   return out.parts;
 }
 
@@ -292,29 +343,26 @@ function withInfoFrame(parts: Uint8Array[], encoderDelay: number, samples: numbe
   return out;
 }
 
-/** Applies the de-click ramps to edge PCM: (channel, clip offset of its first sample). */
-export type EdgeShape = (channel: Float32Array, clipOffset: number) => void;
-
 /**
- * The clip [start, start + samples) of the track (playable samples) as a gapless MP3, or
- * undefined when the source or the clip does not allow a splice (the caller re-encodes).
- * Steps: re-encode the head on the source's grid, find its junction; the same for the tail;
- * assemble head, copied middle and tail with their bit reservoirs; put the Info frame in front.
+ * The clip of `samples` made of `parts` of the track as a gapless MP3, or undefined when the
+ * source or the plan does not allow a splice (the caller encodes the whole clip). Each part's
+ * inside is copied frame for frame from the source; the clip's start, its end and every join are
+ * re-encoded from the clip's own audio (`audio`), on the source's frame grid.
+ * Steps: the output grid; the regions to re-encode; encode them; the junctions; assemble with the
+ * bit reservoirs carried across; the Info frame in front.
  */
-export async function spliceClip(bytes: Uint8Array, index: FrameIndex, start: number, samples: number, shape: EdgeShape): Promise<Uint8Array | undefined> {
+export async function spliceClip(bytes: Uint8Array, index: FrameIndex, parts: SplicePart[], samples: number, audio: ClipAudio): Promise<Uint8Array | undefined> {
   const bitrate = DEFAULT_BITRATE_KBPS;
   if (!canSplice(index, bytes, bitrate)) return undefined;
-  const end = start + samples;
+  const grid = gridOf(index, parts);
+  if (!grid) return undefined;
   const source = framesOf(bytes, index);
-  const head = await encodeHead(bytes, index, start, end, shape, bitrate);
-  if (!head) return undefined; // clip too short to be worth splicing
-  const j = headJunction(source, head.edge, head.candidates);
-  if (j < 0) return undefined;
-  const tail = await encodeTail(bytes, index, start, end, j, shape, bitrate);
-  if (!tail) return undefined;
-  const k = tailJunction(source, tail.edge, tail.candidates);
-  if (k < 0) return undefined;
-  const parts = assemble(source, head.edge, j, tail.edge, k);
-  if (!parts) return undefined;
-  return withInfoFrame(parts, LAME_ENCODER_DELAY + (start - head.edge.inputStart), samples, bitrate);
+  const layout = regionsOf(grid, parts, index.offsets.length);
+  if (layout.copied.length === 0) return undefined; // nothing to copy: encoding the whole clip is simpler
+  const regions: Stream[] = [];
+  for (const region of layout.regions) regions.push(await encodeRegion(region, grid, samples, audio, bitrate));
+  const runs = junctions(regions, layout.regions, source, grid);
+  const frames = runs && assemble(runs);
+  if (!frames) return undefined;
+  return withInfoFrame(frames, grid.outSkip - DECODER_DELAY, samples, bitrate);
 }

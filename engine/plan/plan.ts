@@ -1,5 +1,6 @@
 // A clip plan: which stretches of the source play at which clip times. Every clip (segment, edit,
 // loop) is made from its plan, and the plan is what X-Clip-Plan and POST /clip-plan show.
+import { alignToFrames } from './frame-align.ts';
 
 export const CLIP_MODES = ['segment', 'edit', 'loop'] as const;
 export type ClipMode = (typeof CLIP_MODES)[number];
@@ -65,12 +66,16 @@ export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, e
   });
   parts.forEach((part, i) => (part.length = (i + 1 < parts.length ? parts[i + 1].clipStart : samples) - part.clipStart));
   const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
-  const holder = parts.find((p) => peakSample >= p.sourceStart && peakSample < p.sourceStart + p.length);
+  const holds = (p: PlanPart) => peakSample >= p.sourceStart && peakSample < p.sourceStart + p.length;
+  // With a hit point the part that plays the peak keeps its place exactly; the others move to its frame phase.
+  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex(holds));
+  const aligned = alignToFrames(parts, anchor, samples);
+  const holder = aligned.find(holds);
   return {
     mode: request.mode,
     durationSeconds: request.durationSeconds,
     samples,
-    parts,
+    parts: aligned,
     hitPointSeconds: request.hitPointSeconds ?? null,
     peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
     ending,

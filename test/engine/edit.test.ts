@@ -74,6 +74,33 @@ test('edits: exact length, the designed climax at H within 25 ms, joins on bar l
   }
 });
 
+test('splice: each part of an edit is the source itself, only the edges and joins are re-encoded', async () => {
+  const song = songs[0];
+  for (const [duration, hit] of [[30, 10], [45, 20]] as const) {
+    const request = { mode: 'edit' as const, durationSeconds: duration, hitPointSeconds: hit };
+    const spliced = await makeClip(song.mp3, song.index, song.analysis, request);
+    const encoded = await makeClip(song.mp3, song.index, song.analysis, request, { allowSplice: false });
+    assert.equal(spliced.method, 'splice');
+    assert.ok(spliced.plan.parts.length > 1, 'an edit of several parts');
+    assert.deepEqual(spliced.plan, encoded.plan);
+    const [a, b] = [await decodeAll(spliced.mp3, indexFrames(spliced.mp3)), await decodeAll(encoded.mp3, indexFrames(encoded.mp3))];
+    const margin = Math.round(0.3 * PLAN_SAMPLE_RATE); // a join's re-encoded stretch: its guard and junction candidates
+    for (const part of spliced.plan.parts) {
+      let inside = 0, joins = 0;
+      for (let i = part.clipStart - margin; i < part.clipStart + part.length + margin; i++) {
+        if (i < 300 || i >= spliced.samples - 300) continue; // the de-click ramps
+        const d = Math.max(Math.abs(a.channels[0][i] - b.channels[0][i]), Math.abs(a.channels[1][i] - b.channels[1][i]));
+        if (i >= part.clipStart + margin && i < part.clipStart + part.length - margin) {
+          const source = part.sourceStart + i - part.clipStart;
+          inside = Math.max(inside, Math.abs(a.channels[0][i] - song.pcm.channels[0][source]), Math.abs(a.channels[1][i] - song.pcm.channels[1][source]));
+        } else joins = Math.max(joins, d);
+      }
+      assert.ok(inside < 1e-4, `D=${duration} H=${hit}: part at ${part.clipStart} differs from the source by ${inside}`);
+      assert.ok(joins < 0.1, `D=${duration} H=${hit}: around the join at ${part.clipStart} the splice differs from a whole re-encode by ${joins}`);
+    }
+  }
+});
+
 test('joins: most within the 90th percentile of the track\'s own bar-line novelty, none beyond its most abrupt bar line', () => {
   let joins = 0, within = 0;
   for (const song of songs) {

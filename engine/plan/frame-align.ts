@@ -1,0 +1,36 @@
+// Frame alignment: a clip can copy its source's MP3 frames (re-encoding only around its joins and
+// edges, engine/mp3/splice.ts) only where every part keeps the same position against the 1152-
+// sample frame grid, i.e. where every part's offset (source start - clip start) is the same
+// modulo a frame. So each part's offset is moved to the anchor's phase by at most half a frame
+// (13 ms), and each join is placed so the move is shared by the bars on both sides of it: a
+// join leaves and enters its bar lines at most half of that (6.5 ms on average) away. The
+// anchor (the part that plays the peak at H, or the first part) does not move at all.
+import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
+import type { PlanPart } from './plan.ts';
+
+function mod(a: number, b: number): number {
+  return ((a % b) + b) % b;
+}
+
+/** The shift in (-half frame, +half frame] that brings `offset` to `phase` modulo a frame. */
+function shiftToPhase(offset: number, phase: number): number {
+  const shift = mod(phase - offset, MPEG1_FRAME_SAMPLES);
+  return shift > MPEG1_FRAME_SAMPLES / 2 ? shift - MPEG1_FRAME_SAMPLES : shift;
+}
+
+/** The parts with every offset on the anchor's frame phase; the clip's length is unchanged. */
+export function alignToFrames(parts: PlanPart[], anchor: number, samples: number): PlanPart[] {
+  if (parts.length < 2) return parts;
+  const offsets = parts.map((p) => p.sourceStart - p.clipStart);
+  const phase = mod(offsets[anchor], MPEG1_FRAME_SAMPLES);
+  const shifts = offsets.map((offset) => shiftToPhase(offset, phase));
+  // A join moves by minus the mean of its two parts' shifts: both sides then miss their bar line
+  // by half the difference of the shifts, in opposite directions.
+  const clipStarts = parts.map((p, i) => (i === 0 ? 0 : p.clipStart - Math.round((shifts[i - 1] + shifts[i]) / 2)));
+  return parts.map((part, i) => ({
+    ...part,
+    clipStart: clipStarts[i],
+    sourceStart: clipStarts[i] + offsets[i] + shifts[i],
+    length: (i + 1 < parts.length ? clipStarts[i + 1] : samples) - clipStarts[i],
+  }));
+}
