@@ -31,14 +31,16 @@ export interface NewKey {
   id: number;
 }
 
-export async function createApiKey(sql: Sql, options: { name: string; tier: string; expiresAt?: Date }): Promise<NewKey> {
+/** `accountId`: the account that owns the key (default: the default account, migration 015). */
+export async function createApiKey(sql: Sql, options: { name: string; tier: string; expiresAt?: Date; accountId?: number }): Promise<NewKey> {
   const key = generateApiKey();
   const prefix = displayPrefixOf(key)!;
   const [row] = await sql<{ id: number }[]>`
-    INSERT INTO api_keys (key_hash, prefix, name, tier, credits, credits_period, expires_at)
+    INSERT INTO api_keys (key_hash, prefix, name, tier, credits, credits_period, expires_at, account_id)
     SELECT ${hashApiKey(key)}, ${prefix}, ${options.name}, t.name, t.initial_credits,
            CASE WHEN t.monthly_credits > 0 THEN date_trunc('month', now() AT TIME ZONE 'UTC')::date END,
-           ${options.expiresAt ?? null}
+           ${options.expiresAt ?? null},
+           coalesce(${options.accountId ?? null}::bigint, (SELECT a.id FROM accounts a WHERE a.is_default))
       FROM tiers t WHERE t.name = ${options.tier}
     RETURNING id`;
   if (!row) throw new Error(`unknown tier "${options.tier}"`);

@@ -1,12 +1,14 @@
-// `npm run keys -- create --name NAME --tier TIER [--expires DATE]`, `keys list`, `keys revoke PREFIX`.
+// `npm run keys -- create --name NAME --tier TIER [--expires DATE] [--account EMAIL]`, `keys list`,
+// `keys revoke PREFIX`. A key belongs to an account: the one named, or the default account.
 import { parseArgs } from 'node:util';
 import { databaseLocation } from '../db/environment.ts';
 import { openDatabase } from '../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 import { runCommand, usageError } from '../db/command-line.ts';
+import { findAccountByEmail } from './accounts.ts';
 
 const USAGE = `usage:
-  npm run keys -- create --name NAME --tier free|starter|pro [--expires YYYY-MM-DD|ISO-8601]
+  npm run keys -- create --name NAME --tier free|starter|pro [--expires YYYY-MM-DD|ISO-8601] [--account EMAIL]
   npm run keys -- list
   npm run keys -- revoke PREFIX`;
 
@@ -14,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, tier: { type: 'string' }, expires: { type: 'string' } },
+    options: { name: { type: 'string' }, tier: { type: 'string' }, expires: { type: 'string' }, account: { type: 'string' } },
   });
   const [command, ...rest] = positionals;
   if (!['create', 'list', 'revoke'].includes(command)) return fail(`unknown command "${command ?? ''}"`);
@@ -36,7 +38,9 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'create') {
       const tiers = await db.sql<{ name: string }[]>`SELECT name FROM tiers ORDER BY name`;
       if (!tiers.some((t) => t.name === values.tier)) return fail(`unknown tier "${values.tier}"; tiers: ${tiers.map((t) => t.name).join(', ')}`);
-      const created = await createApiKey(db.sql, { name: values.name!, tier: values.tier!, expiresAt });
+      const account = values.account === undefined ? undefined : await findAccountByEmail(db.sql, values.account);
+      if (values.account !== undefined && !account) return fail(`no account with the email "${values.account}" (npm run accounts -- list)`);
+      const created = await createApiKey(db.sql, { name: values.name!, tier: values.tier!, expiresAt, accountId: account?.id });
       console.log(created.key);
       console.error(`created key ${created.prefix}... (${values.tier}); it is shown only now: store it safely`);
     } else if (command === 'list') {

@@ -4,6 +4,7 @@
 import { loadConfig } from './config.ts';
 import { startService } from './service.ts';
 import { ensureDemoKey } from '../billing/demo-key.ts';
+import { ensureDemoAccount } from '../billing/demo-account.ts';
 import { ensureDemoCatalog } from '../catalog/demo-catalog.ts';
 import { createLogger } from './observability/logger.ts';
 
@@ -33,12 +34,16 @@ async function main() {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   const demoKey = await ensureDemoKey(service.database.sql, config.dataDir);
+  const signIn = await ensureDemoAccount(service.database.sql, config.dataDir);
   await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, dataDir: config.dataDir, tracks: config.demoTracks });
 
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = `http://${host}:${service.port}`;
   console.error(`Demo API key (pro tier): ${demoKey}`);
   console.error(`Try: curl -H "Authorization: Bearer ${demoKey}" ${base}/api/external/v1/me`);
+  console.error(signIn.password
+    ? `Dashboard: ${base}/dashboard/login as ${signIn.email}, one-time password ${signIn.password} (you choose your own at the first sign-in)`
+    : `Dashboard: ${base}/dashboard/login as ${signIn.email} with the password you chose (forgotten: npm run accounts -- reset-password --email ${signIn.email})`);
   // Last line: tests and scripts wait for it.
   console.error(`Music Licensing API listening on ${base}/api/external/v1 (database: ${config.databaseUrl ? 'DATABASE_URL' : 'embedded, ' + config.dataDir})`);
 }
