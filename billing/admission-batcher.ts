@@ -109,7 +109,7 @@ function combineAsks(a: LeaseAsk, b: LeaseAsk | undefined): LeaseAsk {
   return { extra: a.extra, returned: a.returned + b.returned, returnedMinute: b.returned > 0 ? b.returnedMinute : a.returnedMinute };
 }
 
-function keyInfo(row: Record<string, any>): KeyInfo {
+export function keyInfo(row: Record<string, any>): KeyInfo {
   return {
     keyId: row.key_id,
     tier: row.tier,

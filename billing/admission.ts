@@ -4,7 +4,7 @@
 import type { Sql } from '../db/connect.ts';
 import { Refusal } from './refusal.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
-import { createAdmissionBatcher } from './admission-batcher.ts';
+import { createAdmissionBatcher, keyInfo } from './admission-batcher.ts';
 import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo, type LeaseTable } from './admission-leases.ts';
 
 /** The key (as of its last grant) and this request's view of its windows. */
@@ -40,6 +40,12 @@ export interface Admitter {
    * whose leased admissions will admit it at once (nothing to overlap).
    */
   likely(authorization: string): Admission | undefined;
+  /**
+   * Admits a request for the key with this stored hash (the dashboard acts for its account's keys
+   * without their secrets): counted in PostgreSQL one by one, never leased, so it adds nothing
+   * to the leases of the API's path. Throws an 'unauthorized' Refusal as admit() does.
+   */
+  admitStoredKey(hash: Buffer): Promise<Admission>;
   /** Tells the admission leases a key's new balance, so later responses of this process show it. */
   noteCredits(keyId: number, credits: number): void;
   /** Hands every unused leased admission back to PostgreSQL now. */
@@ -80,6 +86,12 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql): 
       const now = Date.now();
       const info = key === undefined || leases.holds(key, now) ? undefined : leases.peek(key, now);
       return info && admissionOf({ info, minuteCount: 0, dayCount: 0 }, true, 0);
+    },
+    async admitStoredKey(hash) {
+      const [row] = await countingSql`SELECT * FROM admit_keys(ARRAY[${hash}]::bytea[], ARRAY[1], ARRAY[0], ARRAY[0], ARRAY['epoch'::timestamptz])`;
+      if (!row) throw unauthorized(await refusalReason(sql, hash));
+      const counted = { info: keyInfo(row), minuteCount: row.minute_count, dayCount: row.day_count };
+      return admissionOf(counted, row.granted === 1, row.retry_after_seconds);
     },
     noteCredits: leases.noteCredits,
     async handBackLeases() {
