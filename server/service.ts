@@ -29,6 +29,7 @@ import { LICENSE_KEY_PATH, licenseKeyReply } from './routes/license-key.ts';
 import { loadSigningKey } from '../billing/license-signing-key.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { dashboardRoutes } from './dashboard/dashboard-routes.ts';
 import { createLogger, problemLog, type Logger } from './observability/logger.ts';
 import { createMetrics, metricsRoute, serveMetricsApart } from './observability/metrics.ts';
 import { registerSourceMetrics } from './observability/source-metrics.ts';
@@ -85,20 +86,28 @@ export async function startService(config: Config, logger: Logger = createLogger
   if (metrics) registerSourceMetrics(metrics.registry, { engine, clips, pools: { main: sql, relaxed: database.relaxedSql }, searchIndex: search.index });
   let boundPort = config.port;
   const baseUrl = () => config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${boundPort}`;
+  // Shared by the API and the dashboard's catalog page (one set of caches).
+  const catalog = {
+    search: searchEndpoint({ search, secret, baseUrl }),
+    analysis: trackAnalysisEndpoint({ tracks }),
+    clipPlan: clipPlanEndpoint({ tracks, engine }),
+    download: downloadTrackEndpoint({ tracks, engine, clips, storeDir }),
+  };
   const routes: Route[] = [
-    apiRoute(deps, 'post', '/search', searchEndpoint({ search, secret, baseUrl })),
+    apiRoute(deps, 'post', '/search', catalog.search),
     apiRoute(deps, 'get', '/tracks/:id/similar', similarTracksEndpoint({ search, secret, baseUrl })),
-    apiRoute(deps, 'get', '/tracks/:id/analysis', trackAnalysisEndpoint({ tracks })),
+    apiRoute(deps, 'get', '/tracks/:id/analysis', catalog.analysis),
     apiRoute(deps, 'get', '/me', meEndpoint),
     apiRoute(deps, 'get', '/usage', usageEndpoint(sql, usage)),
-    apiRoute(deps, 'post', '/download-track', downloadTrackEndpoint({ tracks, engine, clips, storeDir })),
-    apiRoute(deps, 'post', '/clip-plan', clipPlanEndpoint({ tracks, engine })),
+    apiRoute(deps, 'post', '/download-track', catalog.download),
+    apiRoute(deps, 'post', '/clip-plan', catalog.clipPlan),
     apiRoute(deps, 'get', '/licenses', licenseListEndpoint(sql)),
     apiRoute(deps, 'get', '/licenses/:id', licenseCertificateEndpoint(sql, signingKey)),
     { method: 'get', path: LICENSE_KEY_PATH, handler: immediate(licenseKeyReply(signingKey)) },
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
     ...docsRoutes(),
+    ...dashboardRoutes(deps, signingKey, catalog),
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
   if (metrics && config.metrics === 'main') routes.push(metricsRoute(metrics, log));

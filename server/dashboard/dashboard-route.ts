@@ -1,0 +1,129 @@
+// The uWS handler of a dashboard route: reads the request at once (uWS invalidates it at the first
+// await), finds the session of its cookie, checks the CSRF token of a state-changing call, runs
+// the route and writes its reply with the dashboard's headers (headers.ts).
+import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
+import type { Finish, Route } from '../http/app.ts';
+import { ApiError } from '../http/api-error.ts';
+import { readBody, parseJsonObject } from '../http/body.ts';
+import { watchClient, type Client } from '../http/client-watch.ts';
+import { errorReplyFor, type Log } from '../http/error-reply.ts';
+import { newRequestId } from '../http/request-id.ts';
+import { writeReply, type Reply } from '../http/reply.ts';
+import type { Sql } from '../../db/connect.ts';
+import { csrfTokenMatches, findSession, type Session } from '../../billing/sessions.ts';
+import { cookieValue, SESSION_COOKIE } from './cookies.ts';
+import { DASHBOARD_HEADERS } from './headers.ts';
+
+// The status a request is recorded with when its client went away before the reply.
+const CLIENT_CLOSED = 499;
+export const CSRF_HEADER = 'x-csrf-token';
+
+export interface DashboardRequest {
+  method: 'get' | 'post';
+  cookies: string;
+  csrfHeader: string;
+  /** The Host header: decides the cookies' Secure attribute. */
+  host: string;
+  address: string;
+  query: URLSearchParams;
+  params: string[];
+  requestId: string;
+  client: Client;
+  res: HttpResponse;
+  /** The raw body of a POST. */
+  body: Promise<Buffer> | undefined;
+  /** The body of a POST as a JSON object; {} when it is empty. */
+  json(): Promise<Record<string, unknown>>;
+}
+
+/**
+ * public: anyone (sign-in); signed-in: a session whose password is not a one-time one;
+ * password-change: any session (what a one-time password may still do: see and change itself, sign out).
+ */
+export type Access = 'public' | 'signed-in' | 'password-change';
+
+export interface DashboardRoute {
+  method: 'get' | 'post';
+  path: string;
+  paramCount?: number;
+  access: Access;
+  /** Pages redirect to the sign-in page instead of answering 401. */
+  page?: boolean;
+  /** A GET that acts (a call with one of the account's keys): needs the CSRF token as a POST does. */
+  csrf?: boolean;
+  /** The reply, or the status of one the route wrote itself (through the API's pipeline). */
+  handle(req: DashboardRequest, session: Session | undefined): Promise<Reply | Sent>;
+}
+
+/** A reply written by the API's pipeline (keyed-endpoint.ts), with the status it sent. */
+export interface Sent {
+  sent: number;
+}
+
+export interface DashboardDeps {
+  sql: Sql;
+  log: Log;
+}
+
+export function dashboardRoute(deps: DashboardDeps, route: DashboardRoute): Route {
+  return { method: route.method, path: route.path, handler: (res, req, finish) => handle(deps, route, res, req, finish) };
+}
+
+/** A path parameter as the client meant it; malformed escapes are kept as sent (then not found). */
+function decodedParameter(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest): DashboardRequest {
+  const client = watchClient(res);
+  const params: string[] = [];
+  for (let i = 0; i < (route.paramCount ?? 0); i++) params.push(decodedParameter(req.getParameter(i) ?? ''));
+  const body = route.method === 'post' ? readBody(res, req.getHeader('content-length'), client) : undefined;
+  body?.catch(() => {}); // awaited by the route, or not at all when the session is refused first
+  return {
+    method: route.method, cookies: req.getHeader('cookie'), csrfHeader: req.getHeader(CSRF_HEADER), host: req.getHeader('host'),
+    address: Buffer.from(res.getRemoteAddressAsText()).toString(), query: new URLSearchParams(req.getQuery() ?? ''), params,
+    requestId: newRequestId(), client, res, body,
+    async json() {
+      const raw = await body!;
+      return raw.byteLength === 0 ? {} : parseJsonObject(raw);
+    },
+  };
+}
+
+function handle(deps: DashboardDeps, route: DashboardRoute, res: HttpResponse, req: HttpRequest, finish: Finish): void {
+  const startedAt = performance.now();
+  const request = readRequest(route, res, req);
+  run(deps, route, request)
+    .catch((err) => errorReplyFor(err, request.requestId, deps.log))
+    .then((reply) => {
+      if ('sent' in reply) return finish(request.requestId, startedAt, reply.sent);
+      if (!request.client.aborted) res.cork(() => writeReply(res, reply, { ...DASHBOARD_HEADERS, 'X-Request-Id': request.requestId }, reply.status === 413));
+      finish(request.requestId, startedAt, request.client.aborted ? CLIENT_CLOSED : reply.status);
+    });
+}
+
+async function run(deps: DashboardDeps, route: DashboardRoute, request: DashboardRequest): Promise<Reply | Sent> {
+  if (route.access === 'public') return route.handle(request, undefined);
+  const session = await findSession(deps.sql, cookieValue(request.cookies, SESSION_COOKIE));
+  if (!session) {
+    if (route.page) return { status: 303, headers: { Location: '/dashboard/login' }, body: '' };
+    throw new ApiError(401, 'unauthorized', 'not signed in, or the session has expired or was signed out; sign in at /dashboard/login');
+  }
+  if (route.method === 'post' || route.csrf) checkCsrf(request.csrfHeader, session.csrfToken);
+  if (route.access === 'signed-in' && session.passwordMustChange) {
+    if (route.page) return { status: 303, headers: { Location: '/dashboard/password' }, body: '' };
+    throw new ApiError(403, 'password_change_required', 'this account signed in with a one-time password: choose a new password first (POST /dashboard/api/password)');
+  }
+  return route.handle(request, session);
+}
+
+/** Every state-changing call carries the session's CSRF token: a cross-site form or fetch cannot know it. */
+export function checkCsrf(sent: string, expected: string): void {
+  if (sent === '') throw new ApiError(403, 'csrf_token_invalid', 'missing X-CSRF-Token header: send the csrf_token of GET /dashboard/api/session');
+  if (!csrfTokenMatches(sent, expected)) throw new ApiError(403, 'csrf_token_invalid', 'X-CSRF-Token does not match this session; reload the page');
+}

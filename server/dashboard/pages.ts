@@ -1,0 +1,48 @@
+// The dashboard's pages and assets: plain HTML, CSS and ES modules from dashboard/, read once at
+// start (a few KB; they change only with the code, which restarts the server). Pages need a
+// session (else a redirect to the sign-in page); assets hold no account data and need none.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reply } from '../http/reply.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { Access, DashboardRoute } from './dashboard-route.ts';
+
+const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dashboard');
+const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/** URL path → page file and who may see it. */
+const PAGES: [string, string, Access][] = [
+  ['/dashboard/login', 'login.html', 'public'],
+  ['/dashboard', 'overview.html', 'signed-in'],
+  ['/dashboard/keys', 'keys.html', 'signed-in'],
+  ['/dashboard/usage', 'usage.html', 'signed-in'],
+  ['/dashboard/licenses', 'licenses.html', 'signed-in'],
+  ['/dashboard/catalog', 'catalog.html', 'signed-in'],
+  ['/dashboard/password', 'password.html', 'password-change'],
+];
+
+function fileReply(body: Buffer, type: string): Reply {
+  return { status: 200, headers: { 'Content-Type': type }, body };
+}
+
+export function pageRoutes(): DashboardRoute[] {
+  const pages: DashboardRoute[] = PAGES.map(([url, file, access]) => {
+    const reply = fileReply(fs.readFileSync(path.join(DASHBOARD_DIR, 'pages', file)), 'text/html; charset=utf-8');
+    return { method: 'get', path: url, access, page: true, handle: async () => reply };
+  });
+  const assets = new Map<string, Reply>();
+  for (const file of fs.readdirSync(path.join(DASHBOARD_DIR, 'assets'))) {
+    const type = ASSET_TYPES[path.extname(file)];
+    if (type) assets.set(file, fileReply(fs.readFileSync(path.join(DASHBOARD_DIR, 'assets', file)), type));
+  }
+  const asset: DashboardRoute = {
+    method: 'get', path: '/dashboard/assets/:file', paramCount: 1, access: 'public',
+    async handle(request) {
+      const found = assets.get(request.params[0]);
+      if (!found) throw new ApiError(404, 'not_found', `no dashboard asset "${request.params[0]}"`);
+      return found;
+    },
+  };
+  return [...pages, asset];
+}
