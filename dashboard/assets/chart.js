@@ -36,7 +36,9 @@ export function drawUsageChart(days) {
     const bar = svg('rect', { x: x + step * 0.15, y: top, width: step * 0.7, height: PAD.top + plotH - top, fill: '#0b57d0', 'data-day': day.day, 'data-requests': day.requests });
     bar.append(svg('title', {}, `${day.day}: ${day.requests} requests, ${day.credits} credits`));
     root.append(bar);
-    if (i % 7 === 0 || i === days.length - 1) root.append(svg('text', { x: x + step / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#4a4f57' }, day.day.slice(5)));
+    // A label a week, and today's unless the last weekly one is too close to it.
+    const lastWeekly = i === days.length - 1 && i % 7 >= 3;
+    if (i % 7 === 0 || lastWeekly) root.append(svg('text', { x: x + step / 2, y: HEIGHT - 8, 'text-anchor': 'middle', 'font-size': 11, fill: '#4a4f57' }, day.day.slice(5)));
   });
   const points = days.map((d, i) => `${PAD.left + (i + 0.5) * step},${y(d.credits, maxCredits)}`).join(' ');
   root.append(svg('polyline', { points, fill: 'none', stroke: '#b3261e', 'stroke-width': 2, 'data-series': 'credits' }));
