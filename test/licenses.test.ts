@@ -15,6 +15,9 @@ import { ingestSignals } from './support/ingest.ts';
 import { parseJwkSet, verifyCertificate, type JwkSet } from '../billing/license-signature.ts';
 import { loadSigningKey } from '../billing/license-signing-key.ts';
 import { LICENSE_SCOPE } from '../billing/license-certificate.ts';
+import { loadConfig } from '../server/config.ts';
+import { startService } from '../server/service.ts';
+import { createLogger } from '../server/observability/logger.ts';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const LICENSE_ID = /^lic_[A-Za-z0-9_-]{8}_[0-9a-z]+$/;
@@ -275,4 +278,22 @@ test('the signing key is made once per database, the same for processes starting
   const rsa = crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
   await assert.rejects(loadSigningKey(sql, rsa), /LICENSE_SIGNING_KEY is a rsa key; an Ed25519 key is needed/);
   await assert.rejects(loadSigningKey(sql, 'not a key'), /LICENSE_SIGNING_KEY is not a PKCS#8 private key/);
+});
+
+test('a second server on the same database publishes the same key and serves the same signed certificate', async () => {
+  const key = await server.newKey('starter');
+  const licenseId = (await download(key, { track_id: trackId })).get('x-license-id')!;
+  const first = (await call(server.base, 'GET', `${API}/licenses/${licenseId}`, key)).body;
+  const dataDir = fs.mkdtempSync(path.join(scratch, 'second-'));
+  const second = await startService({ ...loadConfig(), port: 0, host: '127.0.0.1', databaseUrl: server.db.url, dataDir, workers: 1, licenseSigningKey: undefined }, createLogger({ level: 'silent' }));
+  try {
+    const base = `http://127.0.0.1:${second.port}`;
+    const keys = parseJwkSet(await (await fetch(`${base}/.well-known/music-license-key`)).text());
+    assert.deepEqual(keys, await publishedKeys());
+    const again = await call(base, 'GET', `${API}/licenses/${licenseId}`, key);
+    assert.deepEqual(again.body, first);
+    assert.equal(verifyCertificate(first, keys).valid, true);
+  } finally {
+    await second.stop();
+  }
 });
