@@ -13,11 +13,12 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   let norm = 0;
   for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
   norm = norm || 1;
+  const kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
   for (let i = 0; i < n; i++) {
     let sum = 0;
     for (let j = -radius; j <= radius; j++) {
       const k = i + j;
-      if (k >= 0 && k < n) sum += (onset[k] / norm) * Math.exp(-0.5 * ((j / radius) * 2) ** 2);
+      if (k >= 0 && k < n) sum += (onset[k] / norm) * kernel[j + radius];
     }
     local[i] = sum;
   }
@@ -25,12 +26,13 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   const back = new Int32Array(n).fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   const maxGap = Math.round(periodFrames * 2);
+  // The spacing penalty depends only on the gap: computed once per gap, not per pair of frames.
+  const penalty = Float64Array.from({ length: maxGap + 1 }, (_, gap) => TIGHTNESS * Math.log(gap / periodFrames) ** 2);
   for (let t = 0; t < n; t++) {
     let best = 0;
     let bestFrom = -1;
     for (let from = Math.max(0, t - maxGap); from <= t - minGap; from++) {
-      const gap = Math.log((t - from) / periodFrames);
-      const candidate = score[from] - TIGHTNESS * gap * gap;
+      const candidate = score[from] - penalty[t - from];
       if (bestFrom < 0 || candidate > best) {
         best = candidate;
         bestFrom = from;

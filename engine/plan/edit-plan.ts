@@ -8,6 +8,7 @@ import { type ClipPlan, type ClipRequest, type Ending, type Run, planOf } from '
 import { type BarGrid, barAt, barGrid, rmsBetween, seamCost } from './bar-grid.ts';
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
+import { clipKeepsPeak } from './peak-landing.ts';
 
 /** Every join costs this much on top of how its bars differ: fewer joins are better. */
 const JOIN_COST = 0.3;
@@ -33,8 +34,20 @@ interface LeadIn {
   peakRunStart: number;
 }
 
+/** After the peak: the rest of the clip, and where the run through the peak ends. */
+type AfterPeak = Choice & { peakRunEnd: number };
+
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
+}
+
+/** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */
+const CANDIDATES_PER_SIDE = 6;
+/** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
+const MAX_PEAK_CHECKS = 8;
+
+function cheapest<T extends { cost: number }>(found: T[]): T[] {
+  return found.sort((a, b) => a.cost - b.cost).slice(0, CANDIDATES_PER_SIDE);
 }
 
 /** Without a hit point: one run, or a start run joined to a run that ends with the track. */
@@ -76,13 +89,13 @@ function leadInBars(grid: BarGrid, peakBar: number): Int32Array {
   return forbidden;
 }
 
-/** Before the peak: the clip's first H seconds, ending where the run through the peak begins. */
-function leadIn(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn | undefined {
+/** Before the peak: the clip's first H seconds, ending where the run through the peak begins. The best few, best first. */
+function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
-  let best: LeadIn | undefined;
+  const found: LeadIn[] = [];
   const straight = peak - hit;
-  if (straight >= 0) best = { cost: startCost(grid, straight), runs: [], peakRunStart: straight };
+  if (straight >= 0) found.push({ cost: startCost(grid, straight), runs: [], peakRunStart: straight });
   for (let c = Math.max(1, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) {
     const lead = hit - (peak - grid.lines[c]);
     if (lead < MIN_PART_SECONDS) continue;
@@ -90,13 +103,14 @@ function leadIn(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: bool
       const s0 = grid.lines[x] - lead;
       if (s0 < 0) continue;
       const first = Math.max(0, barAt(grid, s0));
-      if (forbidden[x] - forbidden[first] > 0) continue;
+      // Bars first..x-1 play, and the crossfade out of the lead-in (and the frame alignment) the start of bar x.
+      if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam, runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
+      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam, runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
     }
   }
-  return best;
+  return cheapest(found);
 }
 
 /**
@@ -105,14 +119,14 @@ function leadIn(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: bool
  * Bars alone cannot make an arbitrary D - H, so the ending's part may begin with a pickup: a
  * stretch of the bar before its downbeat, from a quiet moment, as a clip's start may.
  */
-function afterPeak(grid: BarGrid, rest: number, relaxed: boolean): (Choice & { peakRunEnd: number }) | undefined {
+function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
   const { lines, bars, trackSeconds } = grid;
-  let best: (Choice & { peakRunEnd: number }) | undefined;
+  const found: AfterPeak[] = [];
   if (peak + rest <= trackSeconds + 1e-9) {
     const end = endChoice(grid, peak + rest);
-    best = { cost: end.cost, runs: [], ending: end.ending, peakRunEnd: peak + rest };
+    found.push({ cost: end.cost, runs: [], ending: end.ending, peakRunEnd: peak + rest });
   }
   for (let x = Math.max(1, peakBar + 1); x < bars; x++) {
     const through = lines[x] - peak;
@@ -123,19 +137,20 @@ function afterPeak(grid: BarGrid, rest: number, relaxed: boolean): (Choice & { p
     if (e <= peakBar || e >= bars || e === x) continue;
     const seam = seamCost(grid, x, e, relaxed);
     if (seam === undefined) continue;
-    best = better(best, { cost: JOIN_COST + seam + startCost(grid, endingStart), runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end' as const, peakRunEnd: lines[x] });
+    found.push({ cost: JOIN_COST + seam + startCost(grid, endingStart), runs: [{ sourceStart: endingStart, length: ending }], ending: 'track_end', peakRunEnd: lines[x] });
   }
-  return best ?? (relaxed ? repeatAfterPeak(grid, rest) : undefined);
+  const repeat = found.length === 0 && relaxed ? repeatAfterPeak(grid, rest) : undefined;
+  return repeat ? [repeat] : cheapest(found);
 }
 
 /**
  * When the track has less than D - H after its peak: the climax's bars again (a jump back to a
  * bar line after the peak's bar), then on until the clip ends, wherever that falls.
  */
-function repeatAfterPeak(grid: BarGrid, rest: number): (Choice & { peakRunEnd: number }) | undefined {
+function repeatAfterPeak(grid: BarGrid, rest: number): AfterPeak | undefined {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
-  let best: (Choice & { peakRunEnd: number }) | undefined;
+  let best: AfterPeak | undefined;
   for (let x = Math.max(1, peakBar + 2); x < grid.bars; x++) {
     const through = grid.lines[x] - peak;
     if (through < MIN_PART_SECONDS || through > rest - MIN_PART_SECONDS) continue;
@@ -150,22 +165,38 @@ function repeatAfterPeak(grid: BarGrid, rest: number): (Choice & { peakRunEnd: n
   return best;
 }
 
+/** The strict joins' endings, unless only the relaxed ones avoid ending mid-beat: a join that sounds more different than the track's own bar lines is still better than that. */
+function endingsAfterPeak(grid: BarGrid, rest: number): AfterPeak[] {
+  const strict = afterPeaks(grid, rest, false);
+  if (strict.length > 0 && strict[0].ending !== 'cut') return strict;
+  const relaxed = afterPeaks(grid, rest, true);
+  return relaxed.length > 0 && relaxed[0].ending !== 'cut' ? relaxed : strict.length > 0 ? strict : relaxed;
+}
+
+/**
+ * The cheapest lead-in and ending whose clip, analysed on its own, has its peak at H (within
+ * 25 ms), among the cheapest few with the same kind of ending as the cheapest of all (the peak is
+ * not bought with an ending mid-beat); the cheapest of all when none does.
+ */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   const forbidden = leadInBars(grid, barAt(grid, grid.analysis.peakSeconds));
-  const before = leadIn(grid, hit, forbidden, false) ?? leadIn(grid, hit, forbidden, true);
-  // A join that sounds more different than the track's own bar lines is still better than an end mid-beat.
-  const strictAfter = afterPeak(grid, duration - hit, false);
-  const relaxedAfter = !strictAfter || strictAfter.ending === 'cut' ? afterPeak(grid, duration - hit, true) : undefined;
-  const after = relaxedAfter && relaxedAfter.ending !== 'cut' ? relaxedAfter : strictAfter ?? relaxedAfter;
-  if (!before || !after) {
+  const strictBefore = leadIns(grid, hit, forbidden, false);
+  const befores = strictBefore.length > 0 ? strictBefore : leadIns(grid, hit, forbidden, true);
+  const afters = endingsAfterPeak(grid, duration - hit);
+  if (befores.length === 0 || afters.length === 0) {
     throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {
       min: 0,
       max: duration,
       peak_seconds: Math.round(grid.analysis.peakSeconds * 100) / 100,
     });
   }
-  const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
-  return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
+  const choices = befores.flatMap((before) => afters.map((after) => {
+    const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
+    return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
+  }));
+  choices.sort((a, b) => a.cost - b.cost);
+  const checked = choices.filter((choice) => choice.ending === choices[0].ending).slice(0, MAX_PEAK_CHECKS);
+  return checked.find((choice) => clipKeepsPeak(grid.analysis, choice.runs, hit)) ?? choices[0];
 }
 
 export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {

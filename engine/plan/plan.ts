@@ -9,6 +9,7 @@ export type Ending = 'track_end' | 'bar_line' | 'cut';
 export const PLAN_SAMPLE_RATE = 44100;
 /** Equal-power crossfade across each join of an edit or loop (the limit is 30 ms). */
 export const SEAM_CROSSFADE_MS = 20;
+const JOIN_LEAD_SECONDS = SEAM_CROSSFADE_MS / 2 / 1000;
 
 export interface ClipRequest {
   mode: ClipMode;
@@ -55,10 +56,12 @@ export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, e
   const parts: PlanPart[] = [];
   let clipSeconds = 0;
   runs.forEach((run, i) => {
-    const clipStart = Math.round(clipSeconds * PLAN_SAMPLE_RATE);
+    // A join is placed half a crossfade before its bar line, so the crossfade is over when the downbeat's attack comes.
+    const early = i > 0 ? JOIN_LEAD_SECONDS : 0;
+    const clipStart = Math.round((clipSeconds - early) * PLAN_SAMPLE_RATE);
     parts.push({
       clipStart,
-      sourceStart: Math.round(run.sourceStart * PLAN_SAMPLE_RATE),
+      sourceStart: Math.round((run.sourceStart - early) * PLAN_SAMPLE_RATE),
       length: 0,
       crossfadeMs: i > 0 || request.mode === 'loop' ? SEAM_CROSSFADE_MS : 0,
     });
