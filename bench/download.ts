@@ -16,8 +16,8 @@ import { inRounds, median, ROUNDS } from './rounds.ts';
 const DEMO_TRACKS = 3;
 const CLIP_SECONDS = 30;
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-// DOWNLOAD_PARTS=cached (comma list of engine, uncached, cached, full) runs only those parts.
-const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,idempotent,full').split(','));
+// DOWNLOAD_PARTS=cached (comma list of engine, uncached, cached, idempotent, full, plan) runs only those parts.
+const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,idempotent,full,plan').split(','));
 
 interface Track {
   id: string;
@@ -144,6 +144,19 @@ export async function benchDownload(): Promise<string> {
         }
         lines.push(`median of ${ROUNDS} rounds, Idempotency-Key on every request: ${Math.round(median(rounds, (r) => r.keyed.perSecond))} req/s vs ${Math.round(median(rounds, (r) => r.plain.perSecond))} without, ` +
           `ratio ${median(rounds, (r) => r.keyed.perSecond / r.plain.perSecond).toFixed(2)}; p50 ${median(rounds, (r) => r.keyed.p50)} ms vs ${median(rounds, (r) => r.plain.p50)} ms`);
+      }
+      if (PARTS.has('plan')) {
+        // POST /clip-plan for 30 s edits with a hit point, the analyses cached in the server: every
+        // request a new H (a plan computed in the worker pool), then one request repeated (the plan cache).
+        const planUrl = `${server.base}/api/external/v1/clip-plan`;
+        let planCounter = 0;
+        const newPlan = () => ({ track_id: tracks[planCounter % tracks.length].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: Math.round((1 + ((planCounter++ * 0.731) % 1) * (CLIP_SECONDS - 2)) * 1000) / 1000 });
+        await fire(planUrl, 1, keys, newPlan, 2);
+        const rounds = await inRounds(async () => ({ fresh: await fire(planUrl, 1, keys, newPlan), cached: await fire(planUrl, 1, keys, () => ({ track_id: tracks[0].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: 12 })) }));
+        for (const [i, { fresh, cached }] of rounds.entries()) {
+          lines.push(`${i + 1}: POST /clip-plan, edit 30 s with H, 1 conn: a new plan each ${fresh.perSecond.toFixed(0)} req/s, p50 ${fresh.p50} ms, p99 ${fresh.p99} ms (non-2xx ${fresh.non2xx}); the same plan ${cached.perSecond.toFixed(0)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms`);
+        }
+        lines.push(`median of ${ROUNDS} rounds, POST /clip-plan p99: a new plan each ${median(rounds, (r) => r.fresh.p99)} ms, the same plan ${median(rounds, (r) => r.cached.p99)} ms (target <= 5 ms)`);
       }
       if (PARTS.has('full')) {
         const full = await fire(url, 16, keys, () => ({ track_id: tracks[0].id }));
