@@ -6,7 +6,13 @@
 // join leaves and enters its bar lines at most half of that (6.5 ms on average) away. The
 // anchor (the part that plays the peak at H, or the first part) does not move at all.
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
-import type { PlanPart } from './plan.ts';
+
+/** A part's place in the clip and the source, in samples (a plan's parts, with whatever else they carry). */
+interface Placed {
+  clipStart: number;
+  sourceStart: number;
+  length: number;
+}
 
 function mod(a: number, b: number): number {
   return ((a % b) + b) % b;
@@ -19,7 +25,7 @@ function shiftToPhase(offset: number, phase: number): number {
 }
 
 /** The parts with every offset on the anchor's frame phase; the clip's length is unchanged. */
-export function alignToFrames(parts: PlanPart[], anchor: number, samples: number): PlanPart[] {
+export function alignToFrames<T extends Placed>(parts: T[], anchor: number, samples: number): T[] {
   if (parts.length < 2) return parts;
   const offsets = parts.map((p) => p.sourceStart - p.clipStart);
   const phase = mod(offsets[anchor], MPEG1_FRAME_SAMPLES);

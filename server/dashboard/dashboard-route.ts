@@ -2,7 +2,8 @@
 // await), finds the session of its cookie, checks the CSRF token of a state-changing call, runs
 // the route and writes its reply with the dashboard's headers (headers.ts).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Finish, Route } from '../http/app.ts';
+import type { Route } from '../http/app.ts';
+import type { Finish } from '../http/finish.ts';
 import { ApiError } from '../http/api-error.ts';
 import { readBody, parseJsonObject } from '../http/body.ts';
 import { watchClient, type Client } from '../http/client-watch.ts';

@@ -8,18 +8,13 @@ import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
 import type { ObserveRequest } from '../observability/request-observer.ts';
+import type { Finish } from './finish.ts';
 
 export const API_BASE = '/api/external/v1';
 // The status a request is recorded with when its client went away before the reply.
 const CLIENT_CLOSED = 499;
-
 type Method = 'get' | 'post';
 
-/**
- * Reports a finished request (its log line and metrics): buildApp gives each route's handler one,
- * which names the route. `authorization` is the header as sent: only its key's prefix is logged.
- */
-export type Finish = (requestId: string, startedAt: number, status: number, credits?: number, authorization?: string) => void;
 type RawHandler = (res: HttpResponse, req: HttpRequest, finish: Finish) => void;
 
 export interface Route {

@@ -1,7 +1,7 @@
 // The uWS handler of an API endpoint: reads everything it needs from the request at once (uWS
 // invalidates req at the first await) and hands it to the pipeline (pipeline.ts).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Finish } from './app.ts';
+import type { Finish } from './finish.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
