@@ -1,6 +1,8 @@
 // The dashboard's pages and assets: plain HTML, CSS and ES modules from dashboard/, read once at
-// start (a few KB; they change only with the code, which restarts the server). Pages need a
-// session (else a redirect to the sign-in page); assets hold no account data and need none.
+// start (a few KB; they change only with the code, which restarts the server). Each page file is
+// its main content; dashboard/shell.html is the document around it (head, skip link, header),
+// with the page's title and its module. Pages need a session (else a redirect to the sign-in
+// page); assets hold no account data and need none.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,24 +13,32 @@ import type { Access, DashboardRoute } from './dashboard-route.ts';
 const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dashboard');
 const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
-/** URL path → page file and who may see it. */
-const PAGES: [string, string, Access][] = [
-  ['/dashboard/login', 'login.html', 'public'],
-  ['/dashboard', 'overview.html', 'signed-in'],
-  ['/dashboard/keys', 'keys.html', 'signed-in'],
-  ['/dashboard/usage', 'usage.html', 'signed-in'],
-  ['/dashboard/licenses', 'licenses.html', 'signed-in'],
-  ['/dashboard/catalog', 'catalog.html', 'signed-in'],
-  ['/dashboard/password', 'password.html', 'password-change'],
+/** URL path → page (dashboard/pages/NAME.html, its module assets/NAME.js), its title, who may see it. */
+const PAGES: [string, string, string, Access][] = [
+  ['/dashboard/login', 'login', 'Sign in', 'public'],
+  ['/dashboard', 'overview', 'Overview', 'signed-in'],
+  ['/dashboard/keys', 'keys', 'API keys', 'signed-in'],
+  ['/dashboard/usage', 'usage', 'Usage', 'signed-in'],
+  ['/dashboard/licenses', 'licenses', 'Licenses', 'signed-in'],
+  ['/dashboard/catalog', 'catalog', 'Catalog', 'signed-in'],
+  ['/dashboard/password', 'password', 'Password', 'password-change'],
 ];
+
+/** A page: the shell with its title, its module and its main content. */
+function pageHtml(shell: string, name: string, title: string): string {
+  const main = fs.readFileSync(path.join(DASHBOARD_DIR, 'pages', `${name}.html`), 'utf8').replace(/\n$/, '');
+  const fields: Record<string, string> = { title, script: `${name}.js`, main };
+  return shell.replace(/\{\{(title|script|main)\}\}/g, (_, field: string) => fields[field]);
+}
 
 function fileReply(body: Buffer, type: string): Reply {
   return { status: 200, headers: { 'Content-Type': type }, body };
 }
 
 export function pageRoutes(): DashboardRoute[] {
-  const pages: DashboardRoute[] = PAGES.map(([url, file, access]) => {
-    const reply = fileReply(fs.readFileSync(path.join(DASHBOARD_DIR, 'pages', file)), 'text/html; charset=utf-8');
+  const shell = fs.readFileSync(path.join(DASHBOARD_DIR, 'shell.html'), 'utf8');
+  const pages: DashboardRoute[] = PAGES.map(([url, name, title, access]) => {
+    const reply = fileReply(Buffer.from(pageHtml(shell, name, title)), 'text/html; charset=utf-8');
     return { method: 'get', path: url, access, page: true, handle: async () => reply };
   });
   const assets = new Map<string, Reply>();
