@@ -19,15 +19,14 @@ export interface Clip {
   method: 'splice' | 'encode';
 }
 
-/** The plan's parts in the source's samples (the splice only takes 44.1 kHz sources, where they are the same). */
-function spliceParts(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined {
-  if (index.sampleRate !== CLIP_SAMPLE_RATE) return undefined;
-  return plan.parts.map(({ clipStart, sourceStart, length }) => ({ clipStart, sourceStart, length }));
+/** The splice works in the source's samples, which are the plan's for a 44.1 kHz source (the only kind it takes). */
+function spliceable(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined {
+  return index.sampleRate === CLIP_SAMPLE_RATE ? plan.parts : undefined;
 }
 
 export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
   const plan = planClip(analysis, request);
-  const parts = options.allowSplice === false ? undefined : spliceParts(plan, index);
+  const parts = options.allowSplice === false ? undefined : spliceable(plan, index);
   if (parts) {
     const spliced = await spliceClip(mp3, index, parts, plan.samples, (from, to) => renderPlanRange(mp3, index, plan, from, to));
     if (spliced) return { mp3: spliced, plan, samples: plan.samples, method: 'splice' };
