@@ -35,10 +35,11 @@ before(async () => {
 
 const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
 /** Distance from t to the nearest designed bar line (bars of the demo song start at 0). */
-const offBar = (song: Song, t: number) => {
-  const bars = t / song.design.barSeconds;
-  return Math.abs(bars - Math.round(bars)) * song.design.barSeconds;
-};
+const offGrid = (t: number, step: number) => Math.abs(t / step - Math.round(t / step)) * step;
+const offBar = (song: Song, t: number) => offGrid(t, song.design.barSeconds);
+/** The demo songs are in 4/4. */
+const BEATS_PER_BAR = 4;
+const offBeat = (song: Song, t: number) => offGrid(t, song.design.barSeconds / BEATS_PER_BAR);
 
 test('edits: exact length, the designed climax at H within 25 ms, joins on bar lines, the track ending when D allows', async () => {
   for (const song of songs) {
@@ -51,7 +52,11 @@ test('edits: exact length, the designed climax at H within 25 ms, joins on bar l
       const parts = clip.plan.parts;
       for (let i = 0; i < parts.length; i++) {
         const end = seconds(parts[i].sourceStart + parts[i].length);
-        if (i + 1 < parts.length) assert.ok(offBar(song, end) < ON_BAR_SECONDS, `${what}: part ${i} leaves at ${end}, off the bar grid`);
+        // Parts leave on bar lines; only when D - H is shorter than a bar may the climax's part leave on a beat.
+        const shortRest = hit !== undefined && duration - hit < song.design.barSeconds + 0.5;
+        const holdsClimax = climax >= seconds(parts[i].sourceStart) && climax < end;
+        const leaves = shortRest && holdsClimax ? offBeat(song, end) : offBar(song, end);
+        if (i + 1 < parts.length) assert.ok(leaves < ON_BAR_SECONDS, `${what}: part ${i} leaves at ${end}, off the ${shortRest ? 'beat' : 'bar'} grid`);
         const start = seconds(parts[i].sourceStart);
         // A part starts on a bar line, at the track's start, or with a pickup: less than a bar before one.
         assert.ok(offBar(song, start) < ON_BAR_SECONDS || start < ON_BAR_SECONDS || (start % song.design.barSeconds) > 0, `${what}: part ${i} starts at ${start}`);
@@ -65,10 +70,9 @@ test('edits: exact length, the designed climax at H within 25 ms, joins on bar l
       const last = parts[parts.length - 1];
       if (clip.plan.ending === 'track_end') assert.ok(Math.abs(seconds(last.sourceStart + last.length) - song.analysis.durationSeconds) < 0.5, `${what}: ends with the track`);
       if (hit === undefined && duration >= 25) assert.equal(clip.plan.ending, 'track_end', `${what}: D leaves room for the ending`);
-      // Only a clip that must end less than a bar after its peak, or later after it than the track
-      // goes on, has no bar line or ending to reach.
-      const after = duration - (hit ?? 0);
-      if (after > song.design.barSeconds && (hit === undefined || after < song.analysis.durationSeconds - climax)) assert.notEqual(clip.plan.ending, 'cut', `${what}: never ends mid-beat`);
+      // Every edit ends on a beat: the track's own end, or a beat of the source.
+      assert.notEqual(clip.plan.ending, 'cut', `${what}: never ends mid-beat`);
+      if (clip.plan.ending !== 'track_end') assert.ok(offBeat(song, seconds(last.sourceStart + last.length)) < ON_BAR_SECONDS, `${what}: ends on a beat`);
       planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, song.pcm);
     }
   }
