@@ -39,7 +39,19 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+const grids = new WeakMap<Analysis, BarGrid>();
+
+/** The bar grid of an analysis, worked out once per analysis object (a worker keeps its tracks' analyses). */
 export function barGrid(analysis: Analysis): BarGrid {
+  let grid = grids.get(analysis);
+  if (!grid) {
+    grid = newBarGrid(analysis);
+    grids.set(analysis, grid);
+  }
+  return grid;
+}
+
+function newBarGrid(analysis: Analysis): BarGrid {
   const downbeats = analysis.barTimesSeconds;
   const bars = downbeats.length;
   const lines = new Float64Array(bars + 1);

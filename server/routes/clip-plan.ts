@@ -26,7 +26,7 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
       let body = plans.get(key);
       if (!body) {
         try {
-          const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), mode, durationSeconds: duration, hitPointSeconds });
+          const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds: duration, hitPointSeconds });
           body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
         } catch (err) {
           throw engineFailure(err);

@@ -115,7 +115,7 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
       const analysis = await deps.tracks.analysis(track);
       let clip;
       try {
-        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, mode, durationSeconds, hitPointSeconds }));
+        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds }));
       } catch (err) {
         throw engineFailure(err);
       }
