@@ -1,7 +1,8 @@
 // The dominant energy peak (the climax or drop): the beat where the sustained energy after it
 // rises most above the energy before it, weighted by how loud it gets.
 
-const WINDOW_BEATS = 8;
+/** Beats before and after a beat whose energies the peak rule compares. */
+export const WINDOW_BEATS = 8;
 
 /** Index into `beatFrames` of the peak beat. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {

@@ -9,6 +9,7 @@ import { type BarGrid, barAt, barGrid, rmsBetween, seamCost } from './bar-grid.t
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
 import { clipKeepsPeak } from './peak-landing.ts';
+import { WINDOW_BEATS } from '../analysis/peak.ts';
 
 /** Every join costs this much on top of how its bars differ: fewer joins are better. */
 const JOIN_COST = 0.3;
@@ -39,6 +40,18 @@ type AfterPeak = Choice & { peakRunEnd: number };
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
+}
+
+/**
+ * A clip whose run through the peak starts or stops within the peak rule's window (WINDOW_BEATS
+ * either side) changes what that rule compares, and its own peak moves by a beat or more; so a
+ * run that keeps the window whole is preferred by this much on each side.
+ */
+const PEAK_WINDOW_COST = 1;
+
+/** PEAK_WINDOW_COST when `seconds` of the run through the peak on one side are fewer than the peak rule's window. */
+function peakWindowCost(grid: BarGrid, seconds: number): number {
+  return seconds < WINDOW_BEATS * grid.beatSeconds - ON_LINE_SECONDS ? PEAK_WINDOW_COST : 0;
 }
 
 /** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */
@@ -95,7 +108,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
   const peakBar = barAt(grid, peak);
   const found: LeadIn[] = [];
   const straight = peak - hit;
-  if (straight >= 0) found.push({ cost: startCost(grid, straight), runs: [], peakRunStart: straight });
+  if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight });
   for (let c = Math.max(1, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) {
     const lead = hit - (peak - grid.lines[c]);
     if (lead < MIN_PART_SECONDS) continue;
@@ -107,7 +120,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
       if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam, runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
+      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - grid.lines[c]), runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
     }
   }
   return cheapest(found);
@@ -161,7 +174,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   const found: AfterPeak[] = [];
   if (peak + rest <= trackSeconds + 1e-9) {
     const end = endChoice(grid, peak + rest);
-    found.push({ cost: end.cost, runs: [], ending: end.ending, peakRunEnd: peak + rest });
+    found.push({ cost: end.cost + peakWindowCost(grid, rest), runs: [], ending: end.ending, peakRunEnd: peak + rest });
   }
   // The track's last sample, and every bar line after the peak (the last one only when a decay follows it).
   const ends = [trackSeconds, ...lines.subarray(barAt(grid, peak) + 1, bars + 1).filter((line) => line < trackSeconds - ON_LINE_SECONDS)];
@@ -178,7 +191,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
       const seam = into === exit.out ? 0 : seamCost(grid, exit.out, into, relaxed);
       if (seam === undefined) continue;
       const finish = endChoice(grid, end);
-      found.push({ cost: (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost, runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
+      found.push({ cost: (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
     }
   }
   return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
@@ -210,7 +223,7 @@ function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
         const on = seamCost(grid, y, into, relaxed);
         if (on === undefined) continue;
         found.push({
-          cost: 2 * JOIN_COST + back + on + startCost(grid, start),
+          cost: 2 * JOIN_COST + back + on + startCost(grid, start) + peakWindowCost(grid, through),
           runs: [{ sourceStart: lines[e], length: lines[y] - lines[e] }, { sourceStart: start, length }],
           ending: 'track_end',
           peakRunEnd: lines[x],
@@ -231,14 +244,15 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  */
 function endingsAfterPeak(grid: BarGrid, rest: number): AfterPeak[] {
   const strict = afterPeaks(grid, rest, false);
-  const relaxed = afterPeaks(grid, rest, true);
+  let relaxed: AfterPeak[] | undefined; // worked out only when the strict joins cannot reach the kind of ending wanted
   for (const ending of ENDING_PREFERENCE) {
-    for (const found of [strict, relaxed]) {
+    for (const isRelaxed of [false, true]) {
+      const found = isRelaxed ? (relaxed ??= afterPeaks(grid, rest, true)) : strict;
       const kind = found.filter((choice) => choice.ending === ending);
       if (kind.length > 0) return cheapest(kind);
     }
   }
-  return cheapest(strict.length > 0 ? strict : relaxed);
+  return cheapest(strict.length > 0 ? strict : relaxed!);
 }
 
 /**
