@@ -3,6 +3,12 @@
 
 /** Beats before and after a beat whose energies the peak rule compares. */
 export const WINDOW_BEATS = 8;
+/**
+ * The beat the windows choose moves to the biggest rise from one beat to the next within this
+ * many beats: the climax's entrance itself. Windows cut short (a clip's start or end within 8
+ * beats of the climax) otherwise shift the choice by a beat or more either way.
+ */
+const ENTRANCE_SEARCH_BEATS = 4;
 
 /** Index into `beatFrames` of the peak beat. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
@@ -32,5 +38,18 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
       best = i;
     }
   }
-  return best;
+  return entranceNear(energy, best);
+}
+
+/** The beat within ENTRANCE_SEARCH_BEATS of `beat` whose energy rises most over the beat before. */
+function entranceNear(energy: Float64Array, beat: number): number {
+  let entrance = beat;
+  let rise = -Infinity;
+  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(energy.length - 1, beat + ENTRANCE_SEARCH_BEATS); j++) {
+    if (energy[j] - energy[j - 1] > rise) {
+      rise = energy[j] - energy[j - 1];
+      entrance = j;
+    }
+  }
+  return entrance;
 }
