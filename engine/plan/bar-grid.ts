@@ -87,15 +87,17 @@ export function barAt(grid: BarGrid, t: number): number {
  * bar line `into` (bar into plays next), relative to the seam limit; undefined when the join
  * would sound more different than SEAM_NOVELTY_QUANTILE of the track's own bar lines. It weighs
  * what the listener hears across the join (bar out-1 then bar into) most, then whether the new
- * bar is like the one it replaces and the old one like the one the new bar followed.
+ * bar is like the one it replaces and the old one like the one the new bar followed. Bar line 0
+ * may be gone into (the track's first downbeat: a climax in the first bar is reached that way).
  */
 export function seamCost(grid: BarGrid, out: number, into: number, relaxed = false): number | undefined {
-  if (out === into || out < 1 || into < 1 || out >= grid.bars || into >= grid.bars) return undefined;
+  if (out === into || out < 1 || into < 0 || out >= grid.bars || into >= grid.bars) return undefined;
   const features = grid.analysis.barFeatures;
   const heard = barDistance(features, out - 1, into);
   if (heard > (relaxed ? grid.relaxedSeamLimit : grid.seamLimit)) return undefined;
   const replaced = barDistance(features, out, into);
-  const preceded = barDistance(features, out - 1, into - 1);
+  // Into the first bar nothing preceded it: what is heard is all there is to compare.
+  const preceded = into > 0 ? barDistance(features, out - 1, into - 1) : heard;
   return (heard + 0.5 * replaced + 0.5 * preceded) / (2 * Math.max(grid.seamLimit, 1e-6));
 }
 

@@ -89,15 +89,15 @@ function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
   return best;
 }
 
-/** For each bar, whether it may play before the peak: not the climax itself, and quieter than it. */
-function leadInBars(grid: BarGrid, peakBar: number): Int32Array {
+/** For each bar, whether it may play before the peak: not the climax itself, and quieter than `loudnessShare` of it. */
+function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int32Array {
   const peak = grid.analysis.peakSeconds;
   const peakLoudness = rmsBetween(grid, peak, peak + 2 * (grid.lines[Math.min(grid.bars, peakBar + 1)] - grid.lines[Math.max(0, peakBar)]));
   // Running count of bars that may not, so a run's check is O(1).
   const forbidden = new Int32Array(grid.bars + 1);
   for (let b = 0; b < grid.bars; b++) {
     const climax = b >= peakBar && b < peakBar + CLIMAX_BARS;
-    forbidden[b + 1] = forbidden[b] + (climax || grid.barRms[b] >= LEAD_IN_LOUDNESS_SHARE * peakLoudness ? 1 : 0);
+    forbidden[b + 1] = forbidden[b] + (climax || grid.barRms[b] >= loudnessShare * peakLoudness ? 1 : 0);
   }
   return forbidden;
 }
@@ -109,8 +109,12 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
   const found: LeadIn[] = [];
   const straight = peak - hit;
   if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight });
-  for (let c = Math.max(1, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) {
-    const lead = hit - (peak - grid.lines[c]);
+  // The run through the peak starts on one of the bar lines before it (the first downbeat too,
+  // for a climax in the first bar); before the first downbeat, on the track's start.
+  const runStarts = peakBar < 0 ? [{ at: 0, into: 0 }] : [];
+  for (let c = Math.max(0, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) runStarts.push({ at: grid.lines[c], into: c });
+  for (const { at, into: c } of runStarts) {
+    const lead = hit - (peak - at);
     if (lead < MIN_PART_SECONDS) continue;
     for (let x = 1; x < grid.bars; x++) {
       const s0 = grid.lines[x] - lead;
@@ -120,7 +124,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
       if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - grid.lines[c]), runs: [{ sourceStart: s0, length: lead }], peakRunStart: grid.lines[c] });
+      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs: [{ sourceStart: s0, length: lead }], peakRunStart: at });
     }
   }
   return cheapest(found);
@@ -261,9 +265,13 @@ function endingsAfterPeak(grid: BarGrid, rest: number): AfterPeak[] {
  * not bought with an ending mid-beat); the cheapest of all when none does.
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
-  const forbidden = leadInBars(grid, barAt(grid, grid.analysis.peakSeconds));
-  const strictBefore = leadIns(grid, hit, forbidden, false);
-  const befores = strictBefore.length > 0 ? strictBefore : leadIns(grid, hit, forbidden, true);
+  const peakBar = barAt(grid, grid.analysis.peakSeconds);
+  const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
+  let befores = leadIns(grid, hit, quieter, false);
+  if (befores.length === 0) befores = leadIns(grid, hit, quieter, true);
+  // An early climax and a late H, or a track as loud all through: the lead-in may then be any
+  // bars but the climax's own (the peak check still prefers one that leaves the peak at H).
+  if (befores.length === 0) befores = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
   const afters = endingsAfterPeak(grid, duration - hit);
   if (befores.length === 0 || afters.length === 0) {
     throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {

@@ -44,7 +44,7 @@ const offBeat = (song: Song, t: number) => offGrid(t, song.design.barSeconds / B
 test('edits: exact length, the designed climax at H within 25 ms, joins on bar lines, the track ending when D allows', async () => {
   for (const song of songs) {
     const climax = song.design.climaxSeconds;
-    for (const [duration, hit] of [[30, 10], [30, 1], [30, 29], [45, 20], [60, 50], [25, undefined], [40, undefined]] as const) {
+    for (const [duration, hit] of [[30, 10], [30, 1], [30, 29], [45, 20], [60, 50], [60, 2], [25, undefined], [40, undefined]] as const) {
       const what = `song ${song.design.seed} D=${duration} H=${hit}`;
       const clip = await makeClip(song.mp3, song.index, song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
       const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
