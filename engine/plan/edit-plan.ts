@@ -242,27 +242,43 @@ function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
 const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
 
 /**
- * The cheapest few endings of the most preferred kind: with joins within the seam limit if any
- * reach it, else with joins as abrupt as the track's own most abrupt bar line (a section change
- * into the track's ending still ends better than a stop on a bar line); else whatever there is.
+ * The endings after the peak in order of preference, a few of each kind at a time: the track's
+ * ending, then a bar line; each with joins within the seam limit, then with joins as abrupt as the
+ * track's own most abrupt bar line (a section change into the track's ending still ends better
+ * than a stop on a bar line); last, whatever there is. Worked out only as far as they are asked for.
  */
-function endingsAfterPeak(grid: BarGrid, rest: number): AfterPeak[] {
+function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
-  let relaxed: AfterPeak[] | undefined; // worked out only when the strict joins cannot reach the kind of ending wanted
+  let relaxed: AfterPeak[] | undefined;
+  let any = false;
   for (const ending of ENDING_PREFERENCE) {
     for (const isRelaxed of [false, true]) {
       const found = isRelaxed ? (relaxed ??= afterPeaks(grid, rest, true)) : strict;
       const kind = found.filter((choice) => choice.ending === ending);
-      if (kind.length > 0) return cheapest(kind);
+      if (kind.length > 0) yield cheapest(kind);
+      any ||= kind.length > 0;
     }
   }
-  return cheapest(strict.length > 0 ? strict : relaxed!);
+  if (!any) yield cheapest(strict.length > 0 ? strict : relaxed!);
+}
+
+/** Candidate plans checked with the next kind of ending when none with the preferred kind keeps the peak at H. */
+const FALLBACK_PEAK_CHECKS = 4;
+
+/** Every lead-in with every ending, cheapest first. */
+function pairs(befores: LeadIn[], afters: AfterPeak[]): Choice[] {
+  const choices = befores.flatMap((before) => afters.map((after) => {
+    const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
+    return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
+  }));
+  return choices.sort((a, b) => a.cost - b.cost);
 }
 
 /**
  * The cheapest lead-in and ending whose clip, analysed on its own, has its peak at H (within
- * 25 ms), among the cheapest few with the same kind of ending as the cheapest of all (the peak is
- * not bought with an ending mid-beat); the cheapest of all when none does.
+ * 25 ms): among the cheapest few with the most preferred ending, then among a few with the next
+ * (H is what the caller asked for; an ending on a bar line is still on a beat); the cheapest
+ * with the preferred ending when none does.
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
@@ -272,21 +288,21 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   // An early climax and a late H, or a track as loud all through: the lead-in may then be any
   // bars but the climax's own (the peak check still prefers one that leaves the peak at H).
   if (befores.length === 0) befores = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
-  const afters = endingsAfterPeak(grid, duration - hit);
-  if (befores.length === 0 || afters.length === 0) {
+  const endings = endingsAfterPeak(grid, duration - hit);
+  const preferred = endings.next().value;
+  if (befores.length === 0 || !preferred) {
     throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {
       min: 0,
       max: duration,
       peak_seconds: Math.round(grid.analysis.peakSeconds * 100) / 100,
     });
   }
-  const choices = befores.flatMap((before) => afters.map((after) => {
-    const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
-    return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
-  }));
-  choices.sort((a, b) => a.cost - b.cost);
-  const checked = choices.filter((choice) => choice.ending === choices[0].ending).slice(0, MAX_PEAK_CHECKS);
-  return checked.find((choice) => clipKeepsPeak(grid.analysis, choice.runs, hit)) ?? choices[0];
+  const choices = pairs(befores, preferred);
+  const keepsPeak = (choice: Choice) => clipKeepsPeak(grid.analysis, choice.runs, hit);
+  const found = choices.slice(0, MAX_PEAK_CHECKS).find(keepsPeak);
+  if (found) return found;
+  const next = endings.next().value;
+  return (next && pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS).find(keepsPeak)) || choices[0];
 }
 
 export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
