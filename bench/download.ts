@@ -17,6 +17,8 @@ const DEMO_TRACKS = 3;
 const CLIP_SECONDS = 30;
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 // DOWNLOAD_PARTS=cached (comma list of engine, uncached, cached, idempotent, full, plan) runs only those parts.
+/** The golden ratio's fractional part: multiples of it modulo 1 never repeat and spread evenly. */
+const GOLDEN_FRACTION = 0.6180339887498949;
 const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,idempotent,full,plan').split(','));
 
 interface Track {
@@ -150,7 +152,8 @@ export async function benchDownload(): Promise<string> {
         // request a new H (a plan computed in the worker pool), then one request repeated (the plan cache).
         const planUrl = `${server.base}/api/external/v1/clip-plan`;
         let planCounter = 0;
-        const newPlan = () => ({ track_id: tracks[planCounter % tracks.length].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: Math.round((1 + ((planCounter++ * 0.731) % 1) * (CLIP_SECONDS - 2)) * 1000) / 1000 });
+        // H steps by the golden ratio's fraction: no (track, H) repeats within a bench (a step of 0.731 repeated after 3,000 requests, and the third round was served from the plan cache).
+        const newPlan = () => ({ track_id: tracks[planCounter % tracks.length].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: Math.round((1 + ((planCounter++ * GOLDEN_FRACTION) % 1) * (CLIP_SECONDS - 2)) * 1000) / 1000 });
         await fire(planUrl, 1, keys, newPlan, 2);
         const rounds = await inRounds(async () => ({ fresh: await fire(planUrl, 1, keys, newPlan), cached: await fire(planUrl, 1, keys, () => ({ track_id: tracks[0].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: 12 })) }));
         for (const [i, { fresh, cached }] of rounds.entries()) {
