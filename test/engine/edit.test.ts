@@ -140,3 +140,31 @@ test('loops: exact length, and played twice the wrap is no rougher than the musi
     }
   }
 });
+
+test('an early climax and a late H: the lead-in is built from bars after the climax, and the climax still lands at H', async () => {
+  // Song 3 rotated to start two seconds before its climax (the rest of the song follows, then its
+  // beginning): a track of over three minutes whose climax comes 2 s in.
+  const song = songs[1];
+  const from = Math.round((song.design.climaxSeconds - 2) * PLAN_SAMPLE_RATE);
+  const [left, right] = song.pcm.channels.map((channel) => {
+    const rotated = new Float32Array(channel.length);
+    rotated.set(channel.subarray(from));
+    rotated.set(channel.subarray(0, from), channel.length - from);
+    return rotated;
+  });
+  const mp3 = await encodeGaplessMp3(left, right);
+  const index = indexFrames(mp3);
+  const pcm = await decodeAll(mp3, index);
+  const analysis = analysePcm(pcm);
+  assert.ok(Math.abs(analysis.peakSeconds - 2) < HIT_TOLERANCE_SECONDS, `the rotated track's peak ${analysis.peakSeconds} is its climax, 2 s in`);
+  for (const [duration, hit] of [[20, 15], [30, 12], [60, 40]] as const) {
+    const what = `D=${duration} H=${hit}`;
+    const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+    assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the peak plays at ${clip.plan.peakInClipSeconds}`);
+    assert.ok(clip.plan.parts.length >= 2, `${what}: a lead-in before the climax`);
+    assert.notEqual(clip.plan.ending, 'cut', `${what}: ends on a beat`);
+    const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+    assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+  }
+});
