@@ -1,0 +1,141 @@
+// After the peak, in an edit with a hit point: the clip's last D - H seconds, from the peak to an
+// end on a beat (the track's own ending, or a bar line), in order of preference.
+import type { Ending } from './plan.ts';
+import { type BarGrid, barAt, seamCost } from './bar-grid.ts';
+import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
+import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } from './edit-choice.ts';
+
+/** After the peak: the rest of the clip, and where the run through the peak ends. */
+export type AfterPeak = Choice & { peakRunEnd: number };
+
+/** A join out of the climax on a beat that is not a bar line costs this much more than one on a bar line. */
+const BEAT_EXIT_COST = 0.3;
+/** Beats after the peak that may be left on (not only bar lines): enough to end on a beat when D - H is shorter than a bar. */
+const BEAT_EXIT_BARS = 2;
+
+/** A place the run through the peak may leave: its time, and the bar line whose seam it is judged by. */
+interface Exit {
+  time: number;
+  out: number;
+  onBeat: boolean;
+}
+
+/**
+ * Bar lines after the peak's bar; and when D - H is too short to reach any of them with a last
+ * part after it, the beats of the bars after the peak: the one case where a join is not on a bar
+ * line, because with joins on bar lines only the clip could not end on a beat at all.
+ */
+function exitsAfterPeak(grid: BarGrid, rest: number): Exit[] {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  const { lines, bars } = grid;
+  const exits: Exit[] = [];
+  for (let x = Math.max(1, peakBar + 1); x < bars; x++) exits.push({ time: lines[x], out: x, onBeat: false });
+  const firstLine = exits.find((exit) => exit.time - peak >= MIN_PART_SECONDS);
+  if (firstLine && firstLine.time - peak + MIN_PART_SECONDS <= rest) return exits;
+  const beatsUntil = lines[Math.min(bars, peakBar + 1 + BEAT_EXIT_BARS)];
+  for (const beat of grid.analysis.beatTimesSeconds) {
+    if (beat <= peak || beat >= beatsUntil) continue;
+    const bar = barAt(grid, beat + ON_LINE_SECONDS);
+    if (bar >= 0 && Math.abs(lines[bar] - beat) < ON_LINE_SECONDS) continue; // a bar line: already there
+    exits.push({ time: beat, out: barAt(grid, beat) + 1, onBeat: true });
+  }
+  return exits;
+}
+
+/**
+ * After the peak: D - H seconds. Either the run through the peak goes on to where the clip ends,
+ * or it leaves (at a bar line, or a beat when D - H is short) for a last part that ends the clip
+ * on a beat: the track's ending, played to its last sample, or any bar line after the peak. Bars
+ * alone cannot make an arbitrary D - H, so the last part begins with a pickup: a stretch of the
+ * bar before its next downbeat, from a quiet moment, as a clip's start may.
+ */
+function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
+  const peak = grid.analysis.peakSeconds;
+  const { lines, bars, trackSeconds } = grid;
+  const found: AfterPeak[] = [];
+  if (peak + rest <= trackSeconds + 1e-9) {
+    const end = endChoice(grid, peak + rest);
+    found.push({ cost: end.cost + peakWindowCost(grid, rest), runs: [], ending: end.ending, peakRunEnd: peak + rest });
+  }
+  // The track's last sample, and every bar line after the peak (the last one only when a decay follows it).
+  const ends = [trackSeconds, ...lines.subarray(barAt(grid, peak) + 1, bars + 1).filter((line) => line < trackSeconds - ON_LINE_SECONDS)];
+  for (const exit of exitsAfterPeak(grid, rest)) {
+    const through = exit.time - peak;
+    const length = rest - through;
+    // When D - H is that short, the climax may be left after a single beat, and the last part be half a part.
+    if (through < Math.min(MIN_PART_SECONDS, grid.beatSeconds - ON_LINE_SECONDS) || length < (exit.onBeat ? MIN_PART_SECONDS / 2 : MIN_PART_SECONDS)) continue;
+    for (const end of ends) {
+      const start = end - length;
+      if (start <= peak || Math.abs(start - exit.time) < ON_LINE_SECONDS) continue;
+      const into = barAt(grid, start - ON_LINE_SECONDS) + 1; // the downbeat the last part starts on or leads into
+      // Leaving and coming back within one bar joins that bar to itself: nothing changes but the beat's phase.
+      const seam = into === exit.out ? 0 : seamCost(grid, exit.out, into, relaxed);
+      if (seam === undefined) continue;
+      const finish = endChoice(grid, end);
+      found.push({ cost: (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
+    }
+  }
+  return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
+}
+
+/**
+ * When the track has less than D - H after its peak: a detour. The climax plays on to a bar line
+ * (within CLIMAX_BARS of the peak's bar), goes back to an earlier bar line (bars before the
+ * climax, as a song returns to a verse, or the climax's own bars again), plays whole bars from
+ * there without passing the peak, and then joins the track's ending as the other endings do.
+ */
+function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  const { lines, bars, trackSeconds } = grid;
+  const found: AfterPeak[] = [];
+  for (let x = Math.max(1, peakBar + 1); x < Math.min(bars, peakBar + 1 + CLIMAX_BARS); x++) {
+    const through = lines[x] - peak;
+    if (through < MIN_PART_SECONDS) continue;
+    for (let e = 1; e < bars; e++) {
+      const back = seamCost(grid, x, e, relaxed);
+      if (back === undefined) continue;
+      for (let y = e + 1; y < bars && (e > peakBar || y <= peakBar); y++) {
+        const length = rest - through - (lines[y] - lines[e]);
+        if (length < MIN_PART_SECONDS) break; // later bar lines leave even less
+        const start = trackSeconds - length;
+        if (start <= peak) continue;
+        const into = barAt(grid, start - ON_LINE_SECONDS) + 1;
+        const on = seamCost(grid, y, into, relaxed);
+        if (on === undefined) continue;
+        found.push({
+          cost: 2 * JOIN_COST + back + on + startCost(grid, start) + peakWindowCost(grid, through),
+          runs: [{ sourceStart: lines[e], length: lines[y] - lines[e] }, { sourceStart: start, length }],
+          ending: 'track_end',
+          peakRunEnd: lines[x],
+        });
+      }
+    }
+  }
+  return found;
+}
+
+/** How a clip may end, best first: the track's own ending, then a bar line (a cut mid-beat only when neither can be reached). */
+const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
+
+/**
+ * The endings after the peak in order of preference, a few of each kind at a time: the track's
+ * ending, then a bar line; each with joins within the seam limit, then with joins as abrupt as the
+ * track's own most abrupt bar line (a section change into the track's ending still ends better
+ * than a stop on a bar line); last, whatever there is. Worked out only as far as they are asked for.
+ */
+export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
+  const strict = afterPeaks(grid, rest, false);
+  let relaxed: AfterPeak[] | undefined;
+  let any = false;
+  for (const ending of ENDING_PREFERENCE) {
+    for (const isRelaxed of [false, true]) {
+      const found = isRelaxed ? (relaxed ??= afterPeaks(grid, rest, true)) : strict;
+      const kind = found.filter((choice) => choice.ending === ending);
+      if (kind.length > 0) yield cheapest(kind);
+      any ||= kind.length > 0;
+    }
+  }
+  if (!any) yield cheapest(strict.length > 0 ? strict : relaxed!);
+}

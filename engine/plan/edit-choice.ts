@@ -1,0 +1,42 @@
+// What every edit plan is weighed by: the cost of a join, the shortest part, the climax's bars, a
+// run through the peak that cuts the peak rule's window short, and the cheapest few of a kind.
+import type { Ending, Run } from './plan.ts';
+import type { BarGrid } from './bar-grid.ts';
+import { ON_LINE_SECONDS } from './edges.ts';
+import { WINDOW_BEATS } from '../analysis/peak.ts';
+
+/** Every join costs this much on top of how its bars differ: fewer joins are better. */
+export const JOIN_COST = 0.3;
+/** No part shorter than this (a beat at 120 BPM): shorter ones would sound like stutters. */
+export const MIN_PART_SECONDS = 0.5;
+/** Bars from the peak's that may never play before it (the climax must first sound at H). */
+export const CLIMAX_BARS = 4;
+
+export interface Choice {
+  cost: number;
+  runs: Run[];
+  ending: Ending;
+}
+
+export function better<T extends { cost: number }>(a: T | undefined, b: T): T {
+  return !a || b.cost < a.cost ? b : a;
+}
+
+/**
+ * A clip whose run through the peak starts or stops within the peak rule's window (WINDOW_BEATS
+ * either side) changes what that rule compares, and its own peak moves by a beat or more; so a
+ * run that keeps the window whole is preferred by this much on each side.
+ */
+const PEAK_WINDOW_COST = 1;
+
+/** PEAK_WINDOW_COST when `seconds` of the run through the peak on one side are fewer than the peak rule's window. */
+export function peakWindowCost(grid: BarGrid, seconds: number): number {
+  return seconds < WINDOW_BEATS * grid.beatSeconds - ON_LINE_SECONDS ? PEAK_WINDOW_COST : 0;
+}
+
+/** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */
+const CANDIDATES_PER_SIDE = 6;
+
+export function cheapest<T extends { cost: number }>(found: T[]): T[] {
+  return found.sort((a, b) => a.cost - b.cost).slice(0, CANDIDATES_PER_SIDE);
+}

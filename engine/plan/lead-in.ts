@@ -1,0 +1,60 @@
+// Before the peak, in an edit with a hit point: the clip's first H seconds, ending where the run
+// through the peak begins: a run of earlier, quieter bars (never the climax's own) joined at a bar
+// line, or the track itself when the peak comes late enough.
+import type { Run } from './plan.ts';
+import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
+import { startCost } from './edges.ts';
+import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } from './edit-choice.ts';
+
+/** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
+const MAX_LEAD_IN_BARS = 8;
+/** Bars played before the peak must be quieter than this share of the peak's loudness. */
+export const LEAD_IN_LOUDNESS_SHARE = 0.9;
+
+/** A run into the peak: what plays before it, and where the run through the peak starts. */
+export interface LeadIn {
+  cost: number;
+  runs: Run[];
+  peakRunStart: number;
+}
+
+/** For each bar, whether it may play before the peak: not the climax itself, and quieter than `loudnessShare` of it. */
+export function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int32Array {
+  const peak = grid.analysis.peakSeconds;
+  const peakLoudness = rmsBetween(grid, peak, peak + 2 * (grid.lines[Math.min(grid.bars, peakBar + 1)] - grid.lines[Math.max(0, peakBar)]));
+  // Running count of bars that may not, so a run's check is O(1).
+  const forbidden = new Int32Array(grid.bars + 1);
+  for (let b = 0; b < grid.bars; b++) {
+    const climax = b >= peakBar && b < peakBar + CLIMAX_BARS;
+    forbidden[b + 1] = forbidden[b] + (climax || grid.barRms[b] >= loudnessShare * peakLoudness ? 1 : 0);
+  }
+  return forbidden;
+}
+
+/** Before the peak: the clip's first H seconds, ending where the run through the peak begins. The best few, best first. */
+export function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  const found: LeadIn[] = [];
+  const straight = peak - hit;
+  if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight });
+  // The run through the peak starts on one of the bar lines before it (the first downbeat too,
+  // for a climax in the first bar); before the first downbeat, on the track's start.
+  const runStarts = peakBar < 0 ? [{ at: 0, into: 0 }] : [];
+  for (let c = Math.max(0, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) runStarts.push({ at: grid.lines[c], into: c });
+  for (const { at, into: c } of runStarts) {
+    const lead = hit - (peak - at);
+    if (lead < MIN_PART_SECONDS) continue;
+    for (let x = 1; x < grid.bars; x++) {
+      const s0 = grid.lines[x] - lead;
+      if (s0 < 0) continue;
+      const first = Math.max(0, barAt(grid, s0));
+      // Bars first..x-1 play, and the crossfade out of the lead-in (and the frame alignment) the start of bar x.
+      if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
+      const seam = seamCost(grid, x, c, relaxed);
+      if (seam === undefined) continue;
+      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs: [{ sourceStart: s0, length: lead }], peakRunStart: at });
+    }
+  }
+  return cheapest(found);
+}
