@@ -25,7 +25,10 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
   const loudest = Math.max(...energy) || 1;
   let best = 0;
   let bestScore = -Infinity;
-  for (let i = 1; i < n; i++) {
+  // The last beat is no candidate (when there are others): what follows it is cut off by the
+  // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
+  const lastCandidate = n > 2 ? n - 2 : n - 1;
+  for (let i = 1; i <= lastCandidate; i++) {
     let after = 0, before = 0, afterCount = 0, beforeCount = 0;
     for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
     for (let j = Math.max(0, i - WINDOW_BEATS); j < i; j++, beforeCount++) before += energy[j];
@@ -38,14 +41,14 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
       best = i;
     }
   }
-  return entranceNear(energy, best);
+  return entranceNear(energy, best, lastCandidate);
 }
 
-/** The beat within ENTRANCE_SEARCH_BEATS of `beat` whose energy rises most over the beat before. */
-function entranceNear(energy: Float64Array, beat: number): number {
+/** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */
+function entranceNear(energy: Float64Array, beat: number, last: number): number {
   let entrance = beat;
   let rise = -Infinity;
-  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(energy.length - 1, beat + ENTRANCE_SEARCH_BEATS); j++) {
+  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(last, beat + ENTRANCE_SEARCH_BEATS); j++) {
     if (energy[j] - energy[j - 1] > rise) {
       rise = energy[j] - energy[j - 1];
       entrance = j;

@@ -71,7 +71,7 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   if (befores.length === 0) befores = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
   const endings = endingsAfterPeak(grid, duration - hit);
   const preferred = endings.next().value;
-  if (befores.length === 0 || !preferred) {
+  if (befores.length === 0 || !preferred || preferred.length === 0) {
     throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {
       min: 0,
       max: duration,

@@ -1,0 +1,27 @@
+// The peak rule on hand-made beat energies: a climax after a build is found at its entrance, and
+// a track's last beat (cut off by the track's end) is never the peak.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { peakBeat } from '../../engine/analysis/peak.ts';
+
+const FRAMES_PER_BEAT = 40;
+
+/** Beat frames every FRAMES_PER_BEAT, and an RMS envelope holding each beat's level. */
+function beatsAndRms(levels: number[]): { beats: Int32Array; rms: Float32Array } {
+  const beats = Int32Array.from(levels, (_, i) => i * FRAMES_PER_BEAT);
+  const rms = new Float32Array(levels.length * FRAMES_PER_BEAT);
+  levels.forEach((level, i) => rms.fill(level, i * FRAMES_PER_BEAT, (i + 1) * FRAMES_PER_BEAT));
+  return { beats, rms };
+}
+
+test('the peak is the entrance of the loud passage after a build', () => {
+  const levels = [...Array(16).fill(0.1), ...Array(8).fill(0.3), ...Array(16).fill(0.9), ...Array(8).fill(0.2)];
+  const { beats, rms } = beatsAndRms(levels);
+  assert.equal(peakBeat(beats, rms), 24);
+});
+
+test('the last beat is never the peak, however loud it gets', () => {
+  const levels = [...Array(32).fill(0.2), 1];
+  const { beats, rms } = beatsAndRms(levels);
+  assert.notEqual(peakBeat(beats, rms), levels.length - 1);
+});
