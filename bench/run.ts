@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<string>> = {
   download: async () => (await import('./download.ts')).benchDownload(),
   search: async () => (await import('./search.ts')).benchSearch(),
   tempo: async () => (await import('./tempo.ts')).benchTempo(),
+  edits: async () => (await import('./edits.ts')).benchEdits(),
 };
 
 async function main() {

@@ -1,0 +1,89 @@
+// Edit-mode quality on material the tests do not use: rendered demo songs 6-15 (their beats are
+// known by design) and, when installed, real recordings (Debian's game soundtracks). Each edit has
+// a random D in {20, 30, 45, 60} s and H in [1, D - 1]; the clip is decoded and analysed on its
+// own. Reported: the re-analysed peak within 25 ms of H, the clip's end on a beat (the demo's
+// designed grid; for recordings our own grid) or at the track's end, exact length, refusals.
+import path from 'node:path';
+import { planTrack } from '../catalog/demo/plan.ts';
+import { renderTrack } from '../catalog/demo/render.ts';
+import { trackSeed, DEFAULT_SEED } from '../catalog/demo/generate.ts';
+import { seededRandom } from '../catalog/demo/random.ts';
+import { analysePcm, type Analysis } from '../engine/analysis/analyse.ts';
+import { encodeGaplessMp3 } from '../engine/mp3/encode.ts';
+import { indexFrames } from '../engine/mp3/frame-index.ts';
+import { decodeAll } from '../engine/mp3/decode.ts';
+import { makeClip } from '../engine/clip.ts';
+import { isEngineError } from '../engine/errors.ts';
+import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
+import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
+import { machineLine } from './machine.ts';
+
+const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const EDITS_PER_TRACK = 6;
+const DURATIONS = [20, 30, 45, 60];
+const MAX_RECORDINGS = 12;
+const MIN_RECORDING_SECONDS = 60;
+const LANDING_SECONDS = 0.025;
+/** A clip end counts as on a beat within this of one. */
+const ON_BEAT_SECONDS = 0.03;
+
+interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number> }
+
+const offGrid = (t: number, grid: ArrayLike<number>) => Array.from(grid).reduce((best, b) => Math.min(best, Math.abs(b - t)), Infinity);
+
+/** Edits of one track; `beats` are the true (or best known) beat times of the source. */
+async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally) {
+  const mp3 = await encodeGaplessMp3(pcmLeft, pcmRight);
+  const index = indexFrames(mp3);
+  const analysis = analysePcm(await decodeAll(mp3, index));
+  for (let k = 0; k < EDITS_PER_TRACK; k++) {
+    const duration = DURATIONS[k % DURATIONS.length];
+    const hit = Math.round((1 + random() * (duration - 2)) * 100) / 100;
+    tally.edits++;
+    let clip;
+    try {
+      clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+    } catch (err) {
+      if (!isEngineError(err)) throw err;
+      tally.refused++;
+      continue;
+    }
+    const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+    if (decoded.channels[0].length === Math.round(duration * PLAN_SAMPLE_RATE)) tally.exact++;
+    if (Math.abs(analysePcm(decoded).peakSeconds - hit) <= LANDING_SECONDS) tally.landed++;
+    const last = clip.plan.parts[clip.plan.parts.length - 1];
+    const end = (last.sourceStart + last.length) / PLAN_SAMPLE_RATE;
+    if (clip.plan.ending === 'track_end' || offGrid(end, beats(analysis)) <= ON_BEAT_SECONDS) tally.onBeat++;
+    tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
+  }
+}
+
+function report(name: string, t: Tally): string {
+  const made = t.edits - t.refused;
+  return `${name}: ${t.edits} edits, ${t.refused} refused; of the ${made} made: peak within 25 ms of H ${t.landed}, ends on a beat or at the track's end ${t.onBeat}, exact length ${t.exact}; endings ${JSON.stringify(t.endings)}`;
+}
+
+export async function benchEdits(): Promise<string> {
+  const lines = [machineLine()];
+  const random = seededRandom(20261123).next;
+  const demo: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  for (const song of DEMO_SONGS) {
+    const design = planTrack(trackSeed(DEFAULT_SEED, song));
+    const mix = renderTrack(design);
+    const beatSeconds = design.barSeconds / 4; // the demo songs are in 4/4, their bars from 0
+    const designed = Float64Array.from({ length: Math.ceil(design.durationSeconds / beatSeconds) + 1 }, (_, i) => i * beatSeconds);
+    await editTrack(mix.left, mix.right, () => designed, random, demo);
+  }
+  lines.push(report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, demo));
+  const real: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  const used: string[] = [];
+  for (const file of soundtrackFiles()) {
+    if (used.length >= MAX_RECORDINGS) break;
+    const pcm = decodePiece(file);
+    if (!pcm || pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
+    used.push(path.basename(file));
+    await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, real);
+  }
+  lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : 'real recordings: none installed (design.md lists the soundtrack packages)');
+  return lines.join('\n');
+}
