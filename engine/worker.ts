@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
 import { decodeAll } from './mp3/decode.ts';
 import { analysePcm, type Analysis } from './analysis/analyse.ts';
-import { deserialiseAnalysis, serialiseAnalysis, serialisedAnalysisVersion } from './analysis/serialise.ts';
+import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
 import { makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
 import { planClip } from './plan/plan-clip.ts';
@@ -60,17 +60,18 @@ async function source(task: { mp3?: Uint8Array; path?: string }): Promise<Source
   return loaded;
 }
 
-// Analyses by track and analysis version. A plan's bar grid is kept with its analysis object
-// (engine/plan/bar-grid.ts), so a track's second plan skips about 1 ms of set-up.
-const analyses = new LRUCache<string, Analysis>({ max: 512 });
+// Deserialised analyses by track (an analysis is a function of the audio, and deserialising
+// refuses any other version than this engine's). A plan's bar grid is kept with its analysis
+// object (engine/plan/bar-grid.ts), so a track's second plan skips about 1 ms of set-up. The
+// arrays are views of the task's bytes: their length is what an entry holds.
+const analyses = new LRUCache<string, Analysis>({ maxSize: 64 * 1024 * 1024 });
 
 function analysisOf(task: PlanTask): Analysis {
   if (!task.analysisKey) return deserialiseAnalysis(task.analysis);
-  const key = `${task.analysisKey}:${serialisedAnalysisVersion(task.analysis)}`;
-  let analysis = analyses.get(key);
+  let analysis = analyses.get(task.analysisKey);
   if (!analysis) {
     analysis = deserialiseAnalysis(task.analysis);
-    analyses.set(key, analysis);
+    analyses.set(task.analysisKey, analysis, { size: task.analysis.byteLength + 1 });
   }
   return analysis;
 }
