@@ -123,7 +123,8 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  * The endings after the peak in order of preference, a few of each kind at a time: the track's
  * ending, then a bar line; each with joins within the seam limit, then with joins as abrupt as the
  * track's own most abrupt bar line (a section change into the track's ending still ends better
- * than a stop on a bar line); last, whatever there is. Worked out only as far as they are asked for.
+ * than a stop on a bar line); last, whatever there is. Never an empty list; worked out only as
+ * far as they are asked for.
  */
 export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
@@ -137,5 +138,6 @@ export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterP
       any ||= kind.length > 0;
     }
   }
-  if (!any) yield cheapest(strict.length > 0 ? strict : relaxed!);
+  const remaining = strict.length > 0 ? strict : relaxed!;
+  if (!any && remaining.length > 0) yield cheapest(remaining);
 }

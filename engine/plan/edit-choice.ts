@@ -18,10 +18,6 @@ export interface Choice {
   ending: Ending;
 }
 
-export function better<T extends { cost: number }>(a: T | undefined, b: T): T {
-  return !a || b.cost < a.cost ? b : a;
-}
-
 /**
  * A clip whose run through the peak starts or stops within the peak rule's window (WINDOW_BEATS
  * either side) changes what that rule compares, and its own peak moves by a beat or more; so a

@@ -6,16 +6,20 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
-import { type BarGrid, barAt, barGrid, seamCost } from './bar-grid.ts';
+import { type BarGrid, barGrid, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
 import { clipKeepsPeak } from './peak-landing.ts';
-import { type Choice, JOIN_COST, MIN_PART_SECONDS, better } from './edit-choice.ts';
-import { type LeadIn, LEAD_IN_LOUDNESS_SHARE, leadInBars, leadIns } from './lead-in.ts';
+import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
+import { type LeadIn, leadInsBefore } from './lead-in.ts';
 import { type AfterPeak, endingsAfterPeak } from './after-peak.ts';
 
 /** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
 const MAX_PEAK_CHECKS = 8;
+
+function better<T extends { cost: number }>(a: T | undefined, b: T): T {
+  return !a || b.cost < a.cost ? b : a;
+}
 
 /** Without a hit point: one run, or a start run joined to a run that ends with the track. */
 function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
@@ -62,16 +66,10 @@ function pairs(befores: LeadIn[], afters: AfterPeak[]): Choice[] {
  * with the preferred ending when none does.
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
-  const peakBar = barAt(grid, grid.analysis.peakSeconds);
-  const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
-  let befores = leadIns(grid, hit, quieter, false);
-  if (befores.length === 0) befores = leadIns(grid, hit, quieter, true);
-  // An early climax and a late H, or a track as loud all through: the lead-in may then be any
-  // bars but the climax's own (the peak check still prefers one that leaves the peak at H).
-  if (befores.length === 0) befores = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
+  const befores = leadInsBefore(grid, hit);
   const endings = endingsAfterPeak(grid, duration - hit);
   const preferred = endings.next().value;
-  if (befores.length === 0 || !preferred || preferred.length === 0) {
+  if (befores.length === 0 || !preferred) {
     throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${grid.analysis.peakSeconds.toFixed(2)} s`, {
       min: 0,
       max: duration,

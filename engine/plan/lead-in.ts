@@ -9,7 +9,7 @@ import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } fr
 /** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
 const MAX_LEAD_IN_BARS = 8;
 /** Bars played before the peak must be quieter than this share of the peak's loudness. */
-export const LEAD_IN_LOUDNESS_SHARE = 0.9;
+const LEAD_IN_LOUDNESS_SHARE = 0.9;
 
 /** A run into the peak: what plays before it, and where the run through the peak starts. */
 export interface LeadIn {
@@ -19,7 +19,7 @@ export interface LeadIn {
 }
 
 /** For each bar, whether it may play before the peak: not the climax itself, and quieter than `loudnessShare` of it. */
-export function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int32Array {
+function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int32Array {
   const peak = grid.analysis.peakSeconds;
   const peakLoudness = rmsBetween(grid, peak, peak + 2 * (grid.lines[Math.min(grid.bars, peakBar + 1)] - grid.lines[Math.max(0, peakBar)]));
   // Running count of bars that may not, so a run's check is O(1).
@@ -32,7 +32,7 @@ export function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number
 }
 
 /** Before the peak: the clip's first H seconds, ending where the run through the peak begins. The best few, best first. */
-export function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
+function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
   const found: LeadIn[] = [];
@@ -57,4 +57,19 @@ export function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relax
     }
   }
   return cheapest(found);
+}
+
+/**
+ * The best few lead-ins: of quieter bars with joins within the seam limit, else as abrupt as the
+ * track's most abrupt bar line. An early climax and a late H, or a track as loud all through,
+ * leaves none: the lead-in may then be any bars but the climax's own (the peak check still
+ * prefers one that leaves the peak at H).
+ */
+export function leadInsBefore(grid: BarGrid, hit: number): LeadIn[] {
+  const peakBar = barAt(grid, grid.analysis.peakSeconds);
+  const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
+  let found = leadIns(grid, hit, quieter, false);
+  if (found.length === 0) found = leadIns(grid, hit, quieter, true);
+  if (found.length === 0) found = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
+  return found;
 }
