@@ -47,7 +47,7 @@ function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
   return best;
 }
 
-/** Candidate plans checked with the next kind of ending when none with the preferred kind keeps the peak at H. */
+/** Candidate plans checked with each next kind of ending when none with a preferred kind keeps the peak at H. */
 const FALLBACK_PEAK_CHECKS = 4;
 
 /** Every lead-in with every ending, cheapest first. */
@@ -61,9 +61,10 @@ function pairs(befores: LeadIn[], afters: AfterPeak[]): Choice[] {
 
 /**
  * The cheapest lead-in and ending whose clip, analysed on its own, has its peak at H (within
- * 25 ms): among the cheapest few with the most preferred ending, then among a few with the next
- * (H is what the caller asked for; an ending on a bar line is still on a beat); the cheapest
- * with the preferred ending when none does.
+ * 25 ms): among the cheapest few with the most preferred ending, then among a few of each next
+ * kind in turn (H is what the caller asked for; an ending on a bar line is still on a beat: a
+ * late H followed by the track's decay leaves the clip's climax too short to be its peak); the
+ * cheapest with the preferred ending when none does.
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   const befores = leadInsBefore(grid, hit);
@@ -80,8 +81,11 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number): Choice {
   const keepsPeak = (choice: Choice) => clipKeepsPeak(grid.analysis, choice.runs, hit);
   const found = choices.slice(0, MAX_PEAK_CHECKS).find(keepsPeak);
   if (found) return found;
-  const next = endings.next().value;
-  return (next && pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS).find(keepsPeak)) || choices[0];
+  for (const next of endings) {
+    const fallback = pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS).find(keepsPeak);
+    if (fallback) return fallback;
+  }
+  return choices[0];
 }
 
 export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
