@@ -9,26 +9,67 @@ export const WINDOW_BEATS = 8;
  * beats of the climax) otherwise shift the choice by a beat or more either way.
  */
 const ENTRANCE_SEARCH_BEATS = 4;
+/**
+ * Music before the first tracked beat counts as the peak rule's "before" when it is louder than
+ * this share of the loudest beat (-40 dB): the beat tracker drops beats whose onsets are weak (a
+ * quiet bar leading into a climax at a clip's start), but that bar is still heard. Digital silence
+ * or near-silence before a track's first note is not music before it, and is left out.
+ */
+const SOUNDING_LEAD_SHARE = 0.01;
+
+/** RMS (linear) of `rms` over frames [from, to), at least one frame. */
+function energyBetween(rms: Float32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let f = from; f < Math.max(from + 1, to); f++) sum += (rms[f] ?? 0) ** 2;
+  return Math.sqrt(sum / Math.max(1, to - from));
+}
+
+/** Each beat's RMS, from the beat to the next (the last beat: one beat period). */
+function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
+  const n = beatFrames.length;
+  return Float64Array.from(beatFrames, (from, i) => {
+    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (from - (beatFrames[i - 1] ?? 0)));
+    return energyBetween(rms, from, to);
+  });
+}
+
+/**
+ * The energies of the beat periods that fit before the first beat (up to WINDOW_BEATS, earliest
+ * first) when that stretch sounds (SOUNDING_LEAD_SHARE); otherwise none.
+ */
+function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number): number[] {
+  const n = beatFrames.length;
+  if (n < 2) return [];
+  const period = (beatFrames[n - 1] - beatFrames[0]) / (n - 1);
+  const count = Math.min(WINDOW_BEATS, Math.floor(beatFrames[0] / period));
+  if (count === 0 || energyBetween(rms, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
+  return Array.from({ length: count }, (_, k) => {
+    const from = Math.round(beatFrames[0] - (count - k) * period);
+    return energyBetween(rms, from, Math.round(from + period));
+  });
+}
 
 /** Index into `beatFrames` of the peak beat. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
   const n = beatFrames.length;
   if (n === 0) return -1;
-  const energy = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const from = beatFrames[i];
-    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (beatFrames[i] - (beatFrames[i - 1] ?? 0)));
-    let sum = 0;
-    for (let f = from; f < Math.max(from + 1, to); f++) sum += (rms[f] ?? 0) ** 2;
-    energy[i] = Math.sqrt(sum / Math.max(1, to - from));
-  }
-  const loudest = Math.max(...energy) || 1;
-  let best = 0;
-  let bestScore = -Infinity;
+  const tracked = beatEnergies(beatFrames, rms);
+  const loudest = Math.max(...tracked) || 1;
+  const lead = leadEnergies(beatFrames, rms, loudest);
+  const energy = Float64Array.from([...lead, ...tracked]);
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
-  const lastCandidate = n > 2 ? n - 2 : n - 1;
-  for (let i = 1; i <= lastCandidate; i++) {
+  const lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
+  const best = bestRise(energy, Math.max(1, lead.length), lastCandidate, loudest);
+  return Math.max(lead.length, entranceNear(energy, best, lastCandidate)) - lead.length;
+}
+
+/** The beat in [first, last] whose WINDOW_BEATS after rise most above those before, weighted by the level reached. */
+function bestRise(energy: Float64Array, first: number, last: number, loudest: number): number {
+  const n = energy.length;
+  let best = first;
+  let bestScore = -Infinity;
+  for (let i = first; i <= last; i++) {
     let after = 0, before = 0, afterCount = 0, beforeCount = 0;
     for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
     for (let j = Math.max(0, i - WINDOW_BEATS); j < i; j++, beforeCount++) before += energy[j];
@@ -41,7 +82,7 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
       best = i;
     }
   }
-  return entranceNear(energy, best, lastCandidate);
+  return best;
 }
 
 /** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */

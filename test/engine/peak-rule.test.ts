@@ -25,3 +25,20 @@ test('the last beat is never the peak, however loud it gets', () => {
   const { beats, rms } = beatsAndRms(levels);
   assert.notEqual(peakBeat(beats, rms), levels.length - 1);
 });
+
+/** As beatsAndRms, but the first `untracked` beats sound at `leadLevel` and are not in the beat list (onsets too weak to track). */
+function withUntrackedLead(levels: number[], untracked: number, leadLevel: number) {
+  const { beats, rms } = beatsAndRms([...Array(untracked).fill(leadLevel), ...levels]);
+  return { beats: beats.subarray(untracked), rms };
+}
+
+test('a quiet bar before the first tracked beat is heard: a climax on that beat is the peak', () => {
+  const { beats, rms } = withUntrackedLead([...Array(16).fill(0.9), ...Array(16).fill(0.3)], 2, 0.15);
+  assert.equal(peakBeat(beats, rms), 0);
+});
+
+test('silence before the first tracked beat is not a lead-in: the track starting is not its climax', () => {
+  const levels = [...Array(16).fill(0.6), ...Array(8).fill(0.3), ...Array(16).fill(0.9), ...Array(8).fill(0.3)];
+  const { beats, rms } = withUntrackedLead(levels, 2, 0);
+  assert.equal(peakBeat(beats, rms), 24);
+});
