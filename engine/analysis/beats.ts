@@ -66,7 +66,38 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   const threshold = 0.05 * localMax;
   let first = 0;
   while (first < beats.length - 1 && local[beats[first]] < threshold) first++;
-  return Int32Array.from(beats.slice(first));
+  return evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset);
+}
+
+/** An onset counts for a beat within this many frames of it (about +-23 ms at 86 frames/s). */
+const HEARD_TOLERANCE_FRAMES = 2;
+/** A beat is heard when an onset near it is at least this share of the median beat's onset. */
+const HEARD_SHARE = 0.1;
+
+/**
+ * Beats across a stretch with no onsets (a break, a held chord) are placed by the spacing penalty
+ * alone, and the dynamic programme lets them drift by a frame or more per beat: across a 16-beat
+ * silence, 30 ms by its end. Listeners hear those beats as evenly spaced between the last beat
+ * before the stretch and the first after it, so that is where they go (in place).
+ */
+export function evenOutUnheardBeats(beats: Int32Array, onset: Float32Array): Int32Array {
+  const support = Float64Array.from(beats, (frame) => {
+    let strongest = 0;
+    for (let f = Math.max(0, frame - HEARD_TOLERANCE_FRAMES); f <= Math.min(onset.length - 1, frame + HEARD_TOLERANCE_FRAMES); f++) strongest = Math.max(strongest, onset[f]);
+    return strongest;
+  });
+  const median = Float64Array.from(support).sort()[support.length >> 1] ?? 0;
+  const heard = (i: number) => support[i] >= HEARD_SHARE * median;
+  let lastHeard = -1;
+  for (let i = 0; i < beats.length; i++) {
+    if (!heard(i)) continue;
+    if (lastHeard >= 0 && i - lastHeard > 1) {
+      const step = (beats[i] - beats[lastHeard]) / (i - lastHeard);
+      for (let k = lastHeard + 1; k < i; k++) beats[k] = Math.round(beats[lastHeard] + (k - lastHeard) * step);
+    }
+    lastHeard = i;
+  }
+  return beats;
 }
 
 /**
