@@ -32,8 +32,12 @@ const MIN_EDGE_SAMPLES = Math.round(0.1 * SAMPLE_RATE);
 const JOIN_GUARD_SAMPLES = Math.round(0.015 * SAMPLE_RATE) + FRAME;
 /** Source frames copied at least (the tail's reservoir may reach two frames back). */
 const MIN_COPIED_FRAMES = 3;
-/** Junction candidates tried at each side of a re-encoded stretch (8 frames, 0.2 s: enough on every demo song and soundtrack piece tried). */
-const CANDIDATES = 8;
+/**
+ * Junction candidates tried at each side of a re-encoded stretch: 8 frames (0.2 s) first, enough
+ * for nearly every clip; when a junction has no clean candidate among them (the encoder's block
+ * switching around a long silence), 24 frames (0.6 s) before giving up on the splice.
+ */
+const CANDIDATE_WINDOWS = [8, 24];
 /** Frames encoded before the tail junction so the encoder is in its steady state there. */
 const TAIL_PREROLL_FRAMES = 2;
 /** Total delay from an encoder's first input sample to a decoder's first output sample of it. */
@@ -181,7 +185,7 @@ interface Candidates {
  * it among `outOf`, at least MIN_COPIED_FRAMES apart. Undefined when the part is too short (or
  * its source frames missing), so it is re-encoded whole.
  */
-function copyWindow(grid: Grid, parts: SplicePart[], p: number, sourceFrames: number): { into: Candidates; outOf: Candidates } | undefined {
+function copyWindow(grid: Grid, parts: SplicePart[], p: number, sourceFrames: number, candidates: number): { into: Candidates; outOf: Candidates } | undefined {
   const shift = grid.shifts[p];
   const part = parts[p];
   const guardBefore = p === 0 ? MIN_EDGE_SAMPLES : JOIN_GUARD_SAMPLES;
@@ -189,8 +193,8 @@ function copyWindow(grid: Grid, parts: SplicePart[], p: number, sourceFrames: nu
   const first = Math.max(1 - shift, Math.ceil((part.clipStart + guardBefore + grid.outSkip) / FRAME));
   const last = Math.min(sourceFrames - 1 - shift, Math.floor((part.clipStart + part.length - guardAfter + grid.outSkip) / FRAME));
   if (last - first < MIN_COPIED_FRAMES + 2) return undefined;
-  const intoTo = Math.min(first + CANDIDATES, Math.floor((first + last - MIN_COPIED_FRAMES) / 2));
-  const outOfFrom = Math.max(last - CANDIDATES, intoTo + MIN_COPIED_FRAMES);
+  const intoTo = Math.min(first + candidates, Math.floor((first + last - MIN_COPIED_FRAMES) / 2));
+  const outOfFrom = Math.max(last - candidates, intoTo + MIN_COPIED_FRAMES);
   return { into: { from: first, to: intoTo }, outOf: { from: outOfFrom, to: last } };
 }
 
@@ -205,11 +209,11 @@ interface Region {
 }
 
 /** Regions and copied parts alternate: region, part, region, ..., region. */
-function regionsOf(grid: Grid, parts: SplicePart[], sourceFrames: number): { regions: Region[]; copied: number[] } {
+function regionsOf(grid: Grid, parts: SplicePart[], sourceFrames: number, candidates: number): { regions: Region[]; copied: number[] } {
   const regions: Region[] = [{}];
   const copied: number[] = [];
   parts.forEach((part, p) => {
-    const window = copyWindow(grid, parts, p, sourceFrames);
+    const window = copyWindow(grid, parts, p, sourceFrames, candidates);
     if (!window) return; // inside the current region
     regions[regions.length - 1].into = { part: p, candidates: window.into };
     copied.push(p);
@@ -348,7 +352,8 @@ function withInfoFrame(parts: Uint8Array[], encoderDelay: number, samples: numbe
  * source or the plan does not allow a splice (the caller encodes the whole clip). Each part's
  * inside is copied frame for frame from the source; the clip's start, its end and every join are
  * re-encoded from the clip's own audio (`audio`), on the source's frame grid.
- * Steps: the output grid; the regions to re-encode; encode them; the junctions; assemble with the
+ * Steps: the output grid; the regions to re-encode; encode them; the junctions (tried again over
+ * wider candidate windows when one has no clean candidate); assemble with the
  * bit reservoirs carried across; the Info frame in front.
  */
 export async function spliceClip(bytes: Uint8Array, index: FrameIndex, parts: SplicePart[], samples: number, audio: ClipAudio): Promise<Uint8Array | undefined> {
@@ -357,12 +362,14 @@ export async function spliceClip(bytes: Uint8Array, index: FrameIndex, parts: Sp
   const grid = gridOf(index, parts);
   if (!grid) return undefined;
   const source = framesOf(bytes, index);
-  const layout = regionsOf(grid, parts, index.offsets.length);
-  if (layout.copied.length === 0) return undefined; // nothing to copy: encoding the whole clip is simpler
-  const regions: Stream[] = [];
-  for (const region of layout.regions) regions.push(await encodeRegion(region, grid, samples, audio, bitrate));
-  const runs = junctions(regions, layout.regions, source, grid);
-  const frames = runs && assemble(runs);
-  if (!frames) return undefined;
-  return withInfoFrame(frames, grid.outSkip - DECODER_DELAY, samples, bitrate);
+  for (const candidates of CANDIDATE_WINDOWS) {
+    const layout = regionsOf(grid, parts, index.offsets.length, candidates);
+    if (layout.copied.length === 0) return undefined; // nothing to copy: encoding the whole clip is simpler
+    const regions: Stream[] = [];
+    for (const region of layout.regions) regions.push(await encodeRegion(region, grid, samples, audio, bitrate));
+    const runs = junctions(regions, layout.regions, source, grid);
+    const frames = runs && assemble(runs);
+    if (frames) return withInfoFrame(frames, grid.outSkip - DECODER_DELAY, samples, bitrate);
+  }
+  return undefined;
 }

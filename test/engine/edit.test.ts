@@ -88,7 +88,9 @@ test('splice: each part of an edit is the source itself, only the edges and join
     assert.ok(spliced.plan.parts.length > 1, 'an edit of several parts');
     assert.deepEqual(spliced.plan, encoded.plan);
     const [a, b] = [await decodeAll(spliced.mp3, indexFrames(spliced.mp3)), await decodeAll(encoded.mp3, indexFrames(encoded.mp3))];
-    const margin = Math.round(0.3 * PLAN_SAMPLE_RATE); // a join's re-encoded stretch: its guard and junction candidates
+    // A re-encoded stretch reaches its guard (0.1 s) and up to 24 junction candidates (splice.ts's
+    // widest window, 0.63 s) into a part.
+    const margin = Math.round(0.75 * PLAN_SAMPLE_RATE);
     for (const part of spliced.plan.parts) {
       let inside = 0, joins = 0;
       for (let i = part.clipStart - margin; i < part.clipStart + part.length + margin; i++) {
