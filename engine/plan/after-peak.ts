@@ -79,6 +79,11 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
 }
 
+/** Whether a track has less than `rest` seconds after its peak: an ending must then go back to earlier bars. */
+function runsOutAfterPeak(grid: BarGrid, rest: number): boolean {
+  return grid.analysis.peakSeconds + rest > grid.trackSeconds;
+}
+
 /**
  * When the track has less than D - H after its peak: a detour. The climax plays on to a bar line
  * (within CLIMAX_BARS of the peak's bar), goes back to an earlier bar line (bars before the
@@ -123,8 +128,10 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  * The endings after the peak in order of preference, a few of each kind at a time: the track's
  * ending, then a bar line; each with joins within the seam limit, then with joins as abrupt as the
  * track's own most abrupt bar line (a section change into the track's ending still ends better
- * than a stop on a bar line); last, whatever there is. Never an empty list; worked out only as
- * far as they are asked for.
+ * than a stop on a bar line); last, whatever there is. When the track runs out after its peak and
+ * the endings found replay the climax's own bars (which the clip's own analysis may hear as a second,
+ * bigger entrance), detours back to earlier bars follow as a last resort. Never an empty list;
+ * worked out only as far as they are asked for.
  */
 export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
@@ -140,4 +147,10 @@ export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterP
   }
   const remaining = strict.length > 0 ? strict : relaxed!;
   if (!any && remaining.length > 0) yield cheapest(remaining);
+  if (any && runsOutAfterPeak(grid, rest)) {
+    for (const isRelaxed of [false, true]) {
+      const detours = detoursAfterPeak(grid, rest, isRelaxed);
+      if (detours.length > 0) yield cheapest(detours);
+    }
+  }
 }
