@@ -49,10 +49,23 @@ function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number
   });
 }
 
+/** The peak beat, and by how much its rise outscores the best rise that leads to another entrance. */
+export interface PeakChoice {
+  /** Index into the beat frames; -1 when there are none. */
+  beat: number;
+  /** Score difference (in units of the loudest beat's level) to the runner-up; Infinity when there is none. */
+  margin: number;
+}
+
 /** Index into `beatFrames` of the peak beat. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
+  return peakChoice(beatFrames, rms).beat;
+}
+
+/** The peak beat (see peakBeat) and its margin over the best rise into any other entrance. */
+export function peakChoice(beatFrames: Int32Array, rms: Float32Array): PeakChoice {
   const n = beatFrames.length;
-  if (n === 0) return -1;
+  if (n === 0) return { beat: -1, margin: Infinity };
   const tracked = beatEnergies(beatFrames, rms);
   const loudest = Math.max(...tracked) || 1;
   const lead = leadEnergies(beatFrames, rms, loudest);
@@ -60,15 +73,24 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
   const lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
-  const best = bestRise(energy, Math.max(1, lead.length), lastCandidate, loudest);
-  return Math.max(lead.length, entranceNear(energy, best, lastCandidate)) - lead.length;
+  const scores = riseScores(energy, Math.max(1, lead.length), lastCandidate, loudest);
+  const entranceOf = (i: number) => Math.max(lead.length, entranceNear(energy, i, lastCandidate));
+  let best = -1;
+  scores.forEach((score, i) => { if (!Number.isNaN(score) && (best < 0 || score > scores[best])) best = i; });
+  if (best < 0) return { beat: 0, margin: Infinity };
+  const entrance = entranceOf(best);
+  let runnerUp = -Infinity;
+  scores.forEach((score, i) => { if (score > runnerUp && entranceOf(i) !== entrance) runnerUp = score; });
+  return { beat: entrance - lead.length, margin: scores[best] - runnerUp };
 }
 
-/** The beat in [first, last] whose WINDOW_BEATS after rise most above those before, weighted by the level reached. */
-function bestRise(energy: Float64Array, first: number, last: number, loudest: number): number {
+/**
+ * Each beat's rise (NaN outside [first, last]): how much its WINDOW_BEATS after rise above those
+ * before, and the level reached, in units of the loudest beat.
+ */
+function riseScores(energy: Float64Array, first: number, last: number, loudest: number): Float64Array {
   const n = energy.length;
-  let best = first;
-  let bestScore = -Infinity;
+  const scores = new Float64Array(n).fill(NaN);
   for (let i = first; i <= last; i++) {
     let after = 0, before = 0, afterCount = 0, beforeCount = 0;
     for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
@@ -76,13 +98,9 @@ function bestRise(energy: Float64Array, first: number, last: number, loudest: nu
     after /= afterCount;
     before /= beforeCount;
     // A rise into a loud passage: relative jump, and the level reached.
-    const score = (after - before) / loudest + 0.5 * (after / loudest);
-    if (score > bestScore) {
-      bestScore = score;
-      best = i;
-    }
+    scores[i] = (after - before) / loudest + 0.5 * (after / loudest);
   }
-  return best;
+  return scores;
 }
 
 /** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */
