@@ -7,13 +7,23 @@
 // them, beat-tracked (at the track's tempo: re-estimating it from the clip costs 3x as much and
 // changed no outcome on the demo songs), then the peak rule.
 import type { Analysis } from '../analysis/analyse.ts';
-import { peakBeat } from '../analysis/peak.ts';
+import { peakChoice } from '../analysis/peak.ts';
 import { beatFrames } from '../analysis/beats.ts';
 import { FFT_SIZE, HOP_SIZE } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
 const LANDING_SECONDS = 0.025;
+/**
+ * A landing is sure when the peak's rise outscores any rise into another entrance by this much
+ * (in units of the loudest beat's level). The clip the listener gets is this plan re-encoded and
+ * analysed on its own frames: a win by less (0.002 on a demo song whose climax was cut to four
+ * beats before a quiet ending) can go the other way.
+ */
+const SURE_MARGIN = 0.05;
+
+/** Where a plan's clip has its own peak: at H with a sure margin, at H by a thin one, or elsewhere. */
+export type Landing = 'sure' | 'thin' | 'miss';
 
 /** The source's envelope `values` as the runs play it. */
 function envelopeOf(values: Float32Array, runs: Run[], rate: number): Float32Array {
@@ -36,26 +46,27 @@ function halfRate(onset: Float32Array): Float32Array {
   return half;
 }
 
-/** The clip's peak (seconds) by the peak rule on the given beat frames; NaN when there are none. */
-function peakSecondsOn(beats: Int32Array, rms: Float32Array, rate: number): number {
-  const peak = peakBeat(beats, rms);
+/** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
+function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
+  const { beat, margin } = peakChoice(beats, rms);
   // A frame's time is its window's centre, as analysePcm reports beat times.
-  return peak < 0 ? NaN : (beats[peak] + FFT_SIZE / 2 / HOP_SIZE) / rate;
+  if (beat < 0 || Math.abs((beats[beat] + FFT_SIZE / 2 / HOP_SIZE) / rate - hitSeconds) > LANDING_SECONDS) return 'miss';
+  return margin >= SURE_MARGIN ? 'sure' : 'thin';
 }
 
 /**
- * True when the clip made of `runs`, analysed on its own, has its peak within 25 ms of
- * `hitSeconds`. Beats are first tracked at half the frame rate (a third of the time; the same
- * verdict on 709 of 717 demo layouts), and only a clip that passes that is tracked at the full
- * rate: a plan that fails its peak check costs about 0.4 ms, not 1.
+ * Whether the clip made of `runs`, analysed on its own, has its peak within 25 ms of `hitSeconds`
+ * (and how surely). Beats are first tracked at half the frame rate (a third of the time; the same
+ * verdict on 709 of 717 demo layouts), and only a clip that lands there is tracked at the full
+ * rate: a plan that misses costs about 0.4 ms, not 1.
  */
-export function clipKeepsPeak(analysis: Analysis, runs: Run[], hitSeconds: number): boolean {
+export function clipLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
   const periodFrames = (60 * rate) / analysis.tempoBpm;
   const onset = envelopeOf(analysis.onset, runs, rate);
   const rms = envelopeOf(analysis.rms, runs, rate);
-  const lands = (beats: Int32Array) => Math.abs(peakSecondsOn(beats, rms, rate) - hitSeconds) <= LANDING_SECONDS;
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
-  return lands(coarse) && lands(beatFrames(onset, periodFrames));
+  if (landingOn(coarse, rms, rate, hitSeconds) === 'miss') return 'miss';
+  return landingOn(beatFrames(onset, periodFrames), rms, rate, hitSeconds);
 }

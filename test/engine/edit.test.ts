@@ -170,3 +170,17 @@ test('an early climax and a late H: the lead-in is built from bars after the cli
     planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
   }
 });
+
+test('edits with H: the decoded clip, analysed on its own, has its peak within 25 ms of H', async () => {
+  const misses: string[] = [];
+  let edits = 0;
+  for (const song of songs) {
+    for (const [duration, hit] of [[30, 10], [30, 1], [30, 29], [45, 20], [60, 50], [60, 2], [20, 7.5], [40, 33]] as const) {
+      const clip = await makeClip(song.mp3, song.index, song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+      const peak = analysePcm(await decodeAll(clip.mp3, indexFrames(clip.mp3))).peakSeconds;
+      edits++;
+      if (Math.abs(peak - hit) > HIT_TOLERANCE_SECONDS) misses.push(`song ${song.design.seed} D=${duration} H=${hit}: peak at ${peak.toFixed(3)}`);
+    }
+  }
+  assert.deepEqual(misses, [], `${misses.length} of ${edits} edits`);
+});
