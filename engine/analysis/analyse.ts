@@ -16,7 +16,7 @@ import { integratedLoudnessLufs } from './loudness.ts';
 import { waveformPeaks } from './waveform.ts';
 
 /** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 8;
+export const ANALYSIS_VERSION = 9;
 
 export interface Analysis {
   version: number;
@@ -73,7 +73,7 @@ export function analysePcm(pcm: Pcm): Analysis {
   const phase = downbeatPhase(beats, bassOnset, onset, spec.chromaFrames);
   const barFrames = Int32Array.from(beats.filter((_, i) => i % BEATS_PER_BAR === phase % BEATS_PER_BAR));
   const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
-  const peak = peakBeat(beats, spec.rms);
+  const peak = peakBeat(beats, spec.rms, spec.frameRate);
   const loudnessDb = loudnessDbfs(spec.rms);
   const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);
   return {

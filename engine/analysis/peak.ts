@@ -16,6 +16,13 @@ const ENTRANCE_SEARCH_BEATS = 4;
  * or near-silence before a track's first note is not music before it, and is left out.
  */
 const SOUNDING_LEAD_SHARE = 0.01;
+/**
+ * ... and when it lasts at least this long: an edit's hit point is 1 s or later, so the quiet
+ * lead-in of a clip lasts about a second or more, while a shorter stretch before the first beat is
+ * the fade-in or first attack of a track's opening note (two soundtrack pieces whose music starts
+ * 0.6 s in had their first beat read as the climax).
+ */
+const MIN_LEAD_SECONDS = 0.75;
 
 /** RMS (linear) of `rms` over frames [from, to), at least one frame. */
 function energyBetween(rms: Float32Array, from: number, to: number): number {
@@ -35,14 +42,14 @@ function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
 
 /**
  * The energies of the beat periods that fit before the first beat (up to WINDOW_BEATS, earliest
- * first) when that stretch sounds (SOUNDING_LEAD_SHARE); otherwise none.
+ * first) when that stretch sounds (SOUNDING_LEAD_SHARE) for MIN_LEAD_SECONDS or more; otherwise none.
  */
-function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number): number[] {
+function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number, frameRate: number): number[] {
   const n = beatFrames.length;
   if (n < 2) return [];
   const period = (beatFrames[n - 1] - beatFrames[0]) / (n - 1);
   const count = Math.min(WINDOW_BEATS, Math.floor(beatFrames[0] / period));
-  if (count === 0 || energyBetween(rms, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
+  if (count === 0 || beatFrames[0] < MIN_LEAD_SECONDS * frameRate || energyBetween(rms, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
   return Array.from({ length: count }, (_, k) => {
     const from = Math.round(beatFrames[0] - (count - k) * period);
     return energyBetween(rms, from, Math.round(from + period));
@@ -58,17 +65,17 @@ export interface PeakChoice {
 }
 
 /** Index into `beatFrames` of the peak beat. */
-export function peakBeat(beatFrames: Int32Array, rms: Float32Array): number {
-  return peakChoice(beatFrames, rms).beat;
+export function peakBeat(beatFrames: Int32Array, rms: Float32Array, frameRate: number): number {
+  return peakChoice(beatFrames, rms, frameRate).beat;
 }
 
 /** The peak beat (see peakBeat) and its margin over the best rise into any other entrance. */
-export function peakChoice(beatFrames: Int32Array, rms: Float32Array): PeakChoice {
+export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate: number): PeakChoice {
   const n = beatFrames.length;
   if (n === 0) return { beat: -1, margin: Infinity };
   const tracked = beatEnergies(beatFrames, rms);
   const loudest = Math.max(...tracked) || 1;
-  const lead = leadEnergies(beatFrames, rms, loudest);
+  const lead = leadEnergies(beatFrames, rms, loudest, frameRate);
   const energy = Float64Array.from([...lead, ...tracked]);
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).

@@ -62,7 +62,7 @@ function halfRate(onset: Float32Array): Float32Array {
 
 /** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
 function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
-  const { beat, margin } = peakChoice(beats, rms);
+  const { beat, margin } = peakChoice(beats, rms, rate);
   // A frame's time is its window's centre, as analysePcm reports beat times.
   if (beat < 0 || Math.abs((beats[beat] + FFT_SIZE / 2 / HOP_SIZE) / rate - hitSeconds) > LANDING_SECONDS) return 'miss';
   return margin >= SURE_MARGIN ? 'sure' : 'thin';
