@@ -2,7 +2,8 @@
 // (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
 // join between them where two bars sound alike. With a hit point H: the peak lands at H exactly,
 // reached by a lead-in (lead-in.ts) and followed by an ending on a beat (after-peak.ts); of the
-// cheapest pairs, the first whose clip keeps its own peak at H (peak-landing.ts) is taken.
+// cheapest pairs, the first whose clip keeps its own peak at H by a sure margin (peak-landing.ts)
+// is taken.
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';

@@ -5,7 +5,8 @@
 // the clip's own peak. So a candidate plan is checked by the analysis's own steps run over the
 // envelopes the plan plays: the source's onset strength and RMS frames, laid out as its runs play
 // them, beat-tracked (at the track's tempo: re-estimating it from the clip costs 3x as much and
-// changed no outcome on the demo songs), then the peak rule.
+// changed no outcome on the demo songs; it does on 2 of 132 held-out edits, whose clips read at
+// twice the track's tempo), then the peak rule and its margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
 import { beatFrames } from '../analysis/beats.ts';
