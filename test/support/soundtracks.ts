@@ -9,7 +9,11 @@ import crypto from 'node:crypto';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 
-/** Music folders of hyperrogue-music, pushover-data, planetblupi-music-ogg, drascula-music, tecnoballz-data, tomatoes-data. */
+/**
+ * Music folders of hyperrogue-music, pushover-data, planetblupi-music-ogg, drascula-music,
+ * tecnoballz-data, tomatoes-data, and (added as a held-out set after the tempo rules were set)
+ * extremetuxracer-data, lincity-ng-data, frozen-bubble-data.
+ */
 const MUSIC_DIRS = [
   '/usr/share/hyperrogue/music',
   '/usr/share/pushover/themes',
@@ -17,6 +21,9 @@ const MUSIC_DIRS = [
   '/usr/share/scummvm/drascula/audio',
   '/usr/share/games/tecnoballz/musics',
   '/usr/share/tomatoes/music',
+  '/usr/share/games/etr/music',
+  '/usr/share/games/lincity-ng/music/default',
+  '/usr/share/games/frozen-bubble/snd',
 ];
 const MUSIC_EXTENSIONS = ['.ogg', '.mod', '.it', '.xm', '.s3m'];
 /** Long pieces (planetblupi's run to 29 min) are measured on their opening: analysis and references alike. */
