@@ -69,8 +69,17 @@ export function peakBeat(beatFrames: Int32Array, rms: Float32Array, frameRate: n
   return peakChoice(beatFrames, rms, frameRate).beat;
 }
 
-/** The peak beat (see peakBeat) and its margin over the best rise into any other entrance. */
-export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate: number): PeakChoice {
+/** Tracked beats (indices into the beat frames, inclusive) the peak may be chosen from. */
+export interface BeatRange {
+  first: number;
+  last: number;
+}
+
+/**
+ * The peak beat (see peakBeat) and its margin over the best rise into any other entrance; with
+ * `among`, only those beats are candidates (all beats still give the energy around them).
+ */
+export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate: number, among?: BeatRange): PeakChoice {
   const n = beatFrames.length;
   if (n === 0) return { beat: -1, margin: Infinity };
   const tracked = beatEnergies(beatFrames, rms);
@@ -79,9 +88,14 @@ export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate:
   const energy = Float64Array.from([...lead, ...tracked]);
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
-  const lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
-  const scores = riseScores(energy, Math.max(1, lead.length), lastCandidate, loudest);
-  const entranceOf = (i: number) => Math.max(lead.length, entranceNear(energy, i, lastCandidate));
+  let firstCandidate = Math.max(1, lead.length);
+  let lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
+  if (among) {
+    firstCandidate = Math.max(firstCandidate, lead.length + among.first);
+    lastCandidate = Math.min(lastCandidate, lead.length + among.last);
+  }
+  const scores = riseScores(energy, firstCandidate, lastCandidate, loudest);
+  const entranceOf = (i: number) => Math.max(among ? firstCandidate : lead.length, entranceNear(energy, i, lastCandidate));
   let best = -1;
   scores.forEach((score, i) => { if (!Number.isNaN(score) && (best < 0 || score > scores[best])) best = i; });
   if (best < 0) return { beat: 0, margin: Infinity };

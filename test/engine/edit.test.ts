@@ -171,6 +171,29 @@ test('an early climax and a late H: the lead-in is built from bars after the cli
   }
 });
 
+test('a track that stops a second into its climax: edits anchor on the best entrance with room after it, not a refusal', async () => {
+  // Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a
+  // loud bar): its own peak leaves no room for the D - H seconds after H.
+  const song = songs[1];
+  const end = Math.round((song.design.climaxSeconds + 0.9) * PLAN_SAMPLE_RATE);
+  const [left, right] = song.pcm.channels.map((channel) => channel.slice(0, end));
+  const mp3 = await encodeGaplessMp3(left, right);
+  const index = indexFrames(mp3);
+  const pcm = await decodeAll(mp3, index);
+  const analysis = analysePcm(pcm);
+  assert.ok(analysis.durationSeconds >= 60 && analysis.durationSeconds - analysis.peakSeconds < 1.5, `peak ${analysis.peakSeconds} of ${analysis.durationSeconds} s`);
+  for (const [duration, hit] of [[20, 10], [30, 25], [60, 40]] as const) {
+    const what = `D=${duration} H=${hit}`;
+    const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+    assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the anchor plays at ${clip.plan.peakInClipSeconds}`);
+    const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+    assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    const peak = analysePcm(decoded).peakSeconds;
+    assert.ok(Math.abs(peak - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the clip's own peak at ${peak.toFixed(3)}`);
+  }
+});
+
 test('edits with H: the decoded clip, analysed on its own, has its peak within 25 ms of H', async () => {
   const misses: string[] = [];
   let edits = 0;
