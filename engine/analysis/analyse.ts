@@ -1,6 +1,6 @@
 // The whole analysis of a track, from PCM to a compact, versioned, serialisable value.
 import type { Pcm } from '../mp3/decode.ts';
-import { spectrogram } from './spectrogram.ts';
+import { frameSeconds, spectrogram } from './spectrogram.ts';
 import { onsetStrength } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
@@ -66,8 +66,7 @@ export function analysePcm(pcm: Pcm): Analysis {
   const bassOnset = onsetStrength(spec.logBands, spec.bands, spec.frames, 0, Math.max(1, spec.bassBands));
   const period = tempoPeriodFrames(onset, spec.frameRate);
   const beats = beatFrames(onset, period);
-  // Frame f covers samples [f*hop, f*hop + fft): its centre is half a window later.
-  const frameToSeconds = (f: number) => (f * (sampleRate / spec.frameRate) + 512) / sampleRate;
+  const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
   const phase = downbeatPhase(beats, bassOnset, onset, spec.chromaFrames);

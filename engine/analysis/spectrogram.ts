@@ -12,6 +12,19 @@ const CHROMA_HIGH_HZ = 2000;
 /** Bands below this frequency form the "bass" onset used to find downbeats. */
 export const BASS_HIGH_HZ = 200;
 
+/** Frames from a frame's start to its window's centre: a frame's time is its centre. */
+const CENTRE_FRAMES = FFT_SIZE / 2 / HOP_SIZE;
+
+/** The time (seconds) of frame `frame` at `frameRate` frames per second: its window's centre. */
+export function frameSeconds(frame: number, frameRate: number): number {
+  return (frame + CENTRE_FRAMES) / frameRate;
+}
+
+/** The frame whose window is centred nearest `seconds` (the inverse of frameSeconds). */
+export function frameAtSeconds(seconds: number, frameRate: number): number {
+  return Math.round(seconds * frameRate - CENTRE_FRAMES);
+}
+
 export interface Spectrogram {
   sampleRate: number;
   /** Frames per second (sampleRate / HOP_SIZE). */

@@ -7,7 +7,7 @@
 // sides, then the loudest section starts that do.
 import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
-import { FFT_SIZE, HOP_SIZE } from '../analysis/spectrogram.ts';
+import { frameAtSeconds } from '../analysis/spectrogram.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
 
 /** Other anchors tried at most (about 1 ms each): a bound on a plan's time (3: p99 +0.5 ms in process). */
@@ -26,8 +26,7 @@ function beatsWithRoom(analysis: Analysis, before: number, after: number): { fir
 /** The peak rule's choice among beats [first, last], in seconds; undefined when there are none. */
 function peakAmong(analysis: Analysis, first: number, last: number): number | undefined {
   if (first > last) return undefined;
-  const centre = FFT_SIZE / 2 / HOP_SIZE; // beat times are frame centres
-  const frames = Int32Array.from(analysis.beatTimesSeconds, (t) => Math.round(t * analysis.frameRate - centre));
+  const frames = Int32Array.from(analysis.beatTimesSeconds, (t) => frameAtSeconds(t, analysis.frameRate));
   const { beat } = peakChoice(frames, analysis.rms, analysis.frameRate, { first, last });
   return beat >= first && beat <= last ? analysis.beatTimesSeconds[beat] : undefined;
 }

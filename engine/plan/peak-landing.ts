@@ -10,7 +10,7 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
 import { beatFrames } from '../analysis/beats.ts';
-import { FFT_SIZE, HOP_SIZE } from '../analysis/spectrogram.ts';
+import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
@@ -42,12 +42,11 @@ function envelopeOf(values: Float32Array, runs: Run[], rate: number): Float32Arr
 
 /** The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly finds again. */
 function runBeats(analysis: Analysis, runs: Run[], rate: number): Int32Array {
-  const centre = FFT_SIZE / 2 / HOP_SIZE; // beat times are frame centres
   const frames: number[] = [];
   let clipSeconds = 0;
   for (const run of runs) {
     for (const t of analysis.beatTimesSeconds) {
-      if (t >= run.sourceStart && t < run.sourceStart + run.length) frames.push(Math.round((clipSeconds + t - run.sourceStart) * rate - centre));
+      if (t >= run.sourceStart && t < run.sourceStart + run.length) frames.push(frameAtSeconds(clipSeconds + t - run.sourceStart, rate));
     }
     clipSeconds += run.length;
   }
@@ -64,8 +63,7 @@ function halfRate(onset: Float32Array): Float32Array {
 /** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
 function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
   const { beat, margin } = peakChoice(beats, rms, rate);
-  // A frame's time is its window's centre, as analysePcm reports beat times.
-  if (beat < 0 || Math.abs((beats[beat] + FFT_SIZE / 2 / HOP_SIZE) / rate - hitSeconds) > LANDING_SECONDS) return 'miss';
+  if (beat < 0 || Math.abs(frameSeconds(beats[beat], rate) - hitSeconds) > LANDING_SECONDS) return 'miss';
   return margin >= SURE_MARGIN ? 'sure' : 'thin';
 }
 
