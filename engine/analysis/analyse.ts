@@ -4,7 +4,7 @@ import { frameSeconds, spectrogram } from './spectrogram.ts';
 import { onsetStrength } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
-import { BEATS_PER_BAR, downbeatPhase } from './bars.ts';
+import { downbeatIndices } from './bars.ts';
 import { sectionStartBars } from './sections.ts';
 import { musicalKey } from './key.ts';
 import { pitchClassProfile } from './chroma.ts';
@@ -16,7 +16,7 @@ import { integratedLoudnessLufs } from './loudness.ts';
 import { waveformPeaks } from './waveform.ts';
 
 /** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 9;
+export const ANALYSIS_VERSION = 10;
 
 export interface Analysis {
   version: number;
@@ -63,14 +63,12 @@ export function analysePcm(pcm: Pcm): Analysis {
   const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
   const spec = spectrogram(mono, sampleRate);
   const onset = onsetStrength(spec.logBands, spec.bands, spec.frames);
-  const bassOnset = onsetStrength(spec.logBands, spec.bands, spec.frames, 0, Math.max(1, spec.bassBands));
   const period = tempoPeriodFrames(onset, spec.frameRate);
   const beats = beatFrames(onset, period);
   const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
-  const phase = downbeatPhase(beats, bassOnset, onset, spec.chromaFrames);
-  const barFrames = Int32Array.from(beats.filter((_, i) => i % BEATS_PER_BAR === phase % BEATS_PER_BAR));
+  const barFrames = Int32Array.from(downbeatIndices(beats, spec.chromaFrames), (i) => beats[i]);
   const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
   const peak = peakBeat(beats, spec.rms, spec.frameRate);
   const loudnessDb = loudnessDbfs(spec.rms);

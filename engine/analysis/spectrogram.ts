@@ -9,8 +9,6 @@ const BAND_LOW_HZ = 30;
 const BAND_HIGH_HZ = 8000;
 const CHROMA_LOW_HZ = 40; // low: bass notes mark bar starts
 const CHROMA_HIGH_HZ = 2000;
-/** Bands below this frequency form the "bass" onset used to find downbeats. */
-export const BASS_HIGH_HZ = 200;
 
 /** Frames from a frame's start to its window's centre: a frame's time is its centre. */
 const CENTRE_FRAMES = FFT_SIZE / 2 / HOP_SIZE;
@@ -35,8 +33,6 @@ export interface Spectrogram {
   /** log(1 + 1000 * band energy), frames x BANDS, row-major. */
   logBands: Float32Array;
   bands: number;
-  /** Number of leading bands that lie below BASS_HIGH_HZ. */
-  bassBands: number;
   /** Pitch-class magnitudes per frame (frames x 12), for harmonic change at beats. */
   chromaFrames: Float32Array;
 }
@@ -59,7 +55,6 @@ export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram
   const pitchOfBin = new Int8Array(bins).fill(-1);
   const logLow = Math.log(BAND_LOW_HZ);
   const logHigh = Math.log(Math.min(BAND_HIGH_HZ, sampleRate / 2));
-  let bassBands = 0;
   for (let b = 0; b < bins; b++) {
     const hz = b * binHz;
     if (hz >= BAND_LOW_HZ && hz < Math.min(BAND_HIGH_HZ, sampleRate / 2)) {
@@ -67,7 +62,6 @@ export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram
     }
     if (hz >= CHROMA_LOW_HZ && hz <= CHROMA_HIGH_HZ) pitchOfBin[b] = (((Math.round(12 * Math.log2(hz / 440)) + 9) % 12) + 12) % 12;
   }
-  for (let k = 0; k < BANDS; k++) if (Math.exp(logLow + ((k + 1) / BANDS) * (logHigh - logLow)) <= BASS_HIGH_HZ) bassBands = k + 1;
 
   const frames = Math.max(1, Math.floor((mono.length - FFT_SIZE) / HOP_SIZE) + 1);
   const rms = new Float32Array(frames);
@@ -99,5 +93,5 @@ export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram
     }
     for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
   }
-  return { sampleRate, frameRate: sampleRate / HOP_SIZE, frames, rms, logBands, bands: BANDS, bassBands, chromaFrames };
+  return { sampleRate, frameRate: sampleRate / HOP_SIZE, frames, rms, logBands, bands: BANDS, chromaFrames };
 }
