@@ -15,7 +15,8 @@ import { decodeAll } from '../engine/mp3/decode.ts';
 import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
 import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
-import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
+import { decodePiece, EXCERPT_SECONDS, soundtrackFiles } from '../test/support/soundtracks.ts';
+import { trackerBeats } from '../test/support/tracker-beats.ts';
 import { machineLine } from './machine.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -85,5 +86,20 @@ export async function benchEdits(): Promise<string> {
     await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, real);
   }
   lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : 'real recordings: none installed (design.md lists the soundtrack packages)');
+  lines.push(await editModules(random));
   return lines.join('\n');
+}
+
+/** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */
+async function editModules(random: () => number): Promise<string> {
+  const tally: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  let modules = 0;
+  for (const file of soundtrackFiles().filter((f) => f.endsWith('.mod'))) {
+    const truth = trackerBeats(file, EXCERPT_SECONDS);
+    const pcm = truth && decodePiece(file);
+    if (!truth || !pcm || pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
+    modules++;
+    await editTrack(pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally);
+  }
+  return modules ? report(`tracker modules (${modules}; true beats from their scores)`, tally) : 'tracker modules: none installed (tecnoballz-data)';
 }
