@@ -28,33 +28,36 @@ function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Arra
 export function downbeatIndices(beatFrames: Int32Array, chromaFrames: Float32Array): number[] {
   const n = beatFrames.length;
   if (n < BEATS_PER_BAR * 2) return Array.from({ length: Math.ceil(n / BEATS_PER_BAR) }, (_, i) => i * BEATS_PER_BAR);
-  const salience = harmonicChangeAtBeats(beatFrames, chromaFrames);
-  let mean = 0;
-  for (const s of salience) mean += s / n;
-  // score[p]: best total ending at this beat in bar position p; from[i][p]: the position before.
-  let score = Float64Array.from({ length: BEATS_PER_BAR }, (_, p) => (p === 0 ? salience[0] - mean : 0));
-  const from = Array.from({ length: n }, () => new Int8Array(BEATS_PER_BAR));
+  const change = harmonicChangeAtBeats(beatFrames, chromaFrames);
+  const mean = change.reduce((sum, c) => sum + c, 0) / n;
+  // What a downbeat on beat i adds to a path: its harmonic change above the track's mean.
+  const gain = change.map((c) => c - mean);
+  // score[p]: the best path's total so far with the current beat at bar position p;
+  // cameFrom[i * BEATS_PER_BAR + p]: that path's position at beat i - 1.
+  let score = Float64Array.from({ length: BEATS_PER_BAR }, (_, p) => (p === 0 ? gain[0] : 0));
+  const cameFrom = new Int8Array(n * BEATS_PER_BAR);
   for (let i = 1; i < n; i++) {
-    let bestAny = 0;
-    for (let p = 1; p < BEATS_PER_BAR; p++) if (score[p] > score[bestAny]) bestAny = p;
+    const best = indexOfLargest(score);
+    const restart = score[best] - PHASE_CHANGE_COST;
     const next = new Float64Array(BEATS_PER_BAR);
     for (let p = 0; p < BEATS_PER_BAR; p++) {
       const previous = (p + BEATS_PER_BAR - 1) % BEATS_PER_BAR;
-      const restart = score[bestAny] - PHASE_CHANGE_COST;
-      const continued = score[previous];
-      from[i][p] = continued >= restart ? previous : bestAny;
-      next[p] = Math.max(continued, restart) + (p === 0 ? salience[i] - mean : 0);
+      const continues = score[previous] >= restart;
+      cameFrom[i * BEATS_PER_BAR + p] = continues ? previous : best;
+      next[p] = (continues ? score[previous] : restart) + (p === 0 ? gain[i] : 0);
     }
     score = next;
   }
-  let p = 0;
-  for (let q = 1; q < BEATS_PER_BAR; q++) if (score[q] > score[p]) p = q;
   const downbeats: number[] = [];
-  for (let i = n - 1; i >= 0; i--) {
-    if (p === 0) downbeats.push(i);
-    p = from[i][p];
-  }
+  for (let i = n - 1, p = indexOfLargest(score); i >= 0; p = cameFrom[i * BEATS_PER_BAR + p], i--) if (p === 0) downbeats.push(i);
   return downbeats.reverse();
+}
+
+/** Index of the largest value (the first of equals). */
+function indexOfLargest(values: Float64Array): number {
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+  return best;
 }
 
 /** Cosine distance between the mean chroma of frames [from, to) and the frames just before `from`. */
@@ -72,4 +75,3 @@ function chromaDistance(chromaFrames: Float32Array, from: number, to: number): n
   }
   return na > 0 && nb > 0 ? 1 - dot / Math.sqrt(na * nb) : 0;
 }
-
