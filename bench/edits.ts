@@ -15,8 +15,8 @@ import { decodeAll } from '../engine/mp3/decode.ts';
 import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
 import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
-import { decodePiece, EXCERPT_SECONDS, soundtrackFiles } from '../test/support/soundtracks.ts';
-import { trackerBeats } from '../test/support/tracker-beats.ts';
+import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
+import { trackerModules } from '../test/support/tracker-beats.ts';
 import { machineLine } from './machine.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -94,10 +94,8 @@ export async function benchEdits(): Promise<string> {
 async function editModules(random: () => number): Promise<string> {
   const tally: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
   let modules = 0;
-  for (const file of soundtrackFiles().filter((f) => f.endsWith('.mod'))) {
-    const truth = trackerBeats(file, EXCERPT_SECONDS);
-    const pcm = truth && decodePiece(file);
-    if (!truth || !pcm || pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
+  for (const { truth, pcm } of trackerModules()) {
+    if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
     modules++;
     await editTrack(pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally);
   }

@@ -5,8 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { decodePiece, EXCERPT_SECONDS, soundtrackFiles, toolsPresent } from '../support/soundtracks.ts';
-import { countOnGrid, ON_GRID_SECONDS, trackerBeats } from '../support/tracker-beats.ts';
+import { hasTool, soundtrackFiles } from '../support/soundtracks.ts';
+import { trackerModules } from '../support/tracker-beats.ts';
+import { BEAT_TOLERANCE_SECONDS, matchedBeats } from '../support/audio.ts';
 
 /**
  * Shares of our beats and bar lines that lie on true ones. Measured: beats 0.82, bars 0.66 (0.43
@@ -17,19 +18,15 @@ import { countOnGrid, ON_GRID_SECONDS, trackerBeats } from '../support/tracker-b
 const BEAT_SHARE_TARGET = 0.8;
 const BAR_SHARE_TARGET = 0.6;
 
-const modules = () => soundtrackFiles().filter((f) => f.endsWith('.mod'));
-const skip = !toolsPresent() || modules().length === 0 ? 'needs ffmpeg and tracker modules (tecnoballz-data)' : false;
+const skip = !hasTool('ffmpeg') || !soundtrackFiles().some((f) => f.endsWith('.mod')) ? 'needs ffmpeg and tracker modules (tecnoballz-data)' : false;
 
-test(`beats and bar lines on the modules' true beats and bars (within ${ON_GRID_SECONDS * 1000} ms)`, { skip }, (t) => {
+test(`beats and bar lines on the modules' true beats and bars (within ${BEAT_TOLERANCE_SECONDS * 1000} ms)`, { skip }, (t) => {
   let beats = 0, beatsOn = 0, bars = 0, barsOn = 0;
   const rows: string[] = [];
-  for (const file of modules()) {
-    const truth = trackerBeats(file, EXCERPT_SECONDS);
-    const pcm = truth && decodePiece(file);
-    if (!truth || !pcm) continue;
+  for (const { file, truth, pcm } of trackerModules()) {
     const analysis = analysePcm(pcm);
-    const beatHits = countOnGrid(analysis.beatTimesSeconds, truth.beatSeconds);
-    const barHits = countOnGrid(analysis.barTimesSeconds, truth.barSeconds);
+    const beatHits = matchedBeats(analysis.beatTimesSeconds, truth.beatSeconds);
+    const barHits = matchedBeats(analysis.barTimesSeconds, truth.barSeconds);
     beats += analysis.beatTimesSeconds.length;
     beatsOn += beatHits;
     bars += analysis.barTimesSeconds.length;

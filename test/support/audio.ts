@@ -12,8 +12,11 @@ export async function decodeMp3(bytes: Uint8Array): Promise<Pcm> {
   return decodeAll(bytes, indexFrames(bytes));
 }
 
-/** Beat-tracking F-measure with a +-tolerance window (MIREX style: each reference beat matched once). */
-export function beatFMeasure(estimated: ArrayLike<number>, reference: number[], tolerance = 0.07): number {
+/** Beat-tracking tolerance (MIREX): an estimated beat within this of a reference beat is on it. */
+export const BEAT_TOLERANCE_SECONDS = 0.07;
+
+/** How many estimated beats lie within `tolerance` of a reference beat, each reference beat matched once. */
+export function matchedBeats(estimated: ArrayLike<number>, reference: number[], tolerance = BEAT_TOLERANCE_SECONDS): number {
   const used = new Set<number>();
   let hits = 0;
   for (const r of reference) {
@@ -25,6 +28,12 @@ export function beatFMeasure(estimated: ArrayLike<number>, reference: number[], 
       }
     }
   }
+  return hits;
+}
+
+/** Beat-tracking F-measure with a +-tolerance window (MIREX style: each reference beat matched once). */
+export function beatFMeasure(estimated: ArrayLike<number>, reference: number[], tolerance = BEAT_TOLERANCE_SECONDS): number {
+  const hits = matchedBeats(estimated, reference, tolerance);
   const precision = estimated.length ? hits / estimated.length : 0;
   const recall = reference.length ? hits / reference.length : 0;
   return precision + recall ? (2 * precision * recall) / (precision + recall) : 0;

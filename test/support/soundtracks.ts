@@ -47,7 +47,7 @@ export interface Reference {
   shortTermLufs: number[];
 }
 
-function hasTool(name: string): boolean {
+export function hasTool(name: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
 }
 

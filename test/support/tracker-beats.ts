@@ -3,6 +3,8 @@
 // 2.5 / tempo s) effects. By the trackers' convention a beat is 4 rows and a bar 16, counted from
 // each pattern's row 0. Renderers (ffmpeg's libopenmpt) play rows at these times from t = 0.
 import fs from 'node:fs';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+import { decodePiece, EXCERPT_SECONDS, soundtrackFiles } from './soundtracks.ts';
 
 const HEADER_BYTES = 1084;
 const ORDER_COUNT_OFFSET = 950;
@@ -87,17 +89,11 @@ export function trackerBeats(file: string, limitSeconds: number): TrackerBeats |
   return beats;
 }
 
-/** Beat-tracking evaluation tolerance (MIREX): a time within this of a true one is on it. */
-export const ON_GRID_SECONDS = 0.07;
-
-/** How many of `times` lie within ON_GRID_SECONDS of a time in the sorted `grid`. */
-export function countOnGrid(times: ArrayLike<number>, grid: number[]): number {
-  let on = 0;
-  let j = 0;
-  for (const t of Array.from(times)) {
-    while (j + 1 < grid.length && grid[j + 1] <= t) j++;
-    const nearest = Math.min(Math.abs(t - grid[j]), j + 1 < grid.length ? Math.abs(grid[j + 1] - t) : Infinity);
-    if (nearest <= ON_GRID_SECONDS) on++;
+/** The installed tracker modules (tecnoballz-data) we can read, with their true beats and their audio (ffmpeg), one at a time. */
+export function* trackerModules(): Generator<{ file: string; truth: TrackerBeats; pcm: Pcm }> {
+  for (const file of soundtrackFiles().filter((f) => f.endsWith('.mod'))) {
+    const truth = trackerBeats(file, EXCERPT_SECONDS);
+    const pcm = truth && decodePiece(file);
+    if (truth && pcm) yield { file, truth, pcm };
   }
-  return on;
 }
