@@ -51,6 +51,8 @@ function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
 
 /** Candidate plans checked with each next kind of ending when none with a preferred kind keeps the peak at H. */
 const FALLBACK_PEAK_CHECKS = 4;
+/** Candidate plans with the quietest run-up to H checked when none of the cheapest keeps the peak at H. */
+const QUIET_PEAK_CHECKS = 4;
 /** Candidate plans checked in all (about 0.4 ms each, 1.4 ms when they land): a bound on a plan's time. */
 const MAX_CHECKS = 24;
 
@@ -87,7 +89,7 @@ interface Anchored {
  * checked (another anchor's plans that replay the track's own, bigger, peak).
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number, maxChecks = MAX_CHECKS, avoid?: number): Anchored | undefined {
-  const befores = leadInsBefore(grid, hit);
+  const { cheapest: befores, quietest } = leadInsBefore(grid, hit);
   const endings = endingsAfterPeak(grid, duration - hit);
   const preferred = endings.next().value;
   if (befores.length === 0 || !preferred) return undefined;
@@ -96,6 +98,7 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, maxChecks = 
   let thin: Choice | undefined;
   const checked = function* () {
     yield* choices.slice(0, MAX_PEAK_CHECKS);
+    yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
     for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
   };
   let checks = 0;

@@ -5,6 +5,7 @@ import type { Run } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { startCost } from './edges.ts';
 import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } from './edit-choice.ts';
+import { WINDOW_BEATS } from '../analysis/peak.ts';
 
 /** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
 const MAX_LEAD_IN_BARS = 8;
@@ -16,6 +17,8 @@ export interface LeadIn {
   cost: number;
   runs: Run[];
   peakRunStart: number;
+  /** Mean RMS (linear) of what plays in the peak rule's window before H: the lower, the clearer the rise at H. */
+  before: number;
 }
 
 /** For each bar, whether it may play before the peak: not the climax itself, and quieter than `loudnessShare` of it. */
@@ -37,7 +40,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
   const peakBar = barAt(grid, peak);
   const found: LeadIn[] = [];
   const straight = peak - hit;
-  if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight });
+  if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight, before: beforeRms(grid, [], straight, hit) });
   // The run through the peak starts on one of the bar lines before it (the first downbeat too,
   // for a climax in the first bar); before the first downbeat, on the track's start.
   const runStarts = peakBar < 0 ? [{ at: 0, into: 0 }] : [];
@@ -53,10 +56,49 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
       if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs: [{ sourceStart: s0, length: lead }], peakRunStart: at });
+      const runs = [{ sourceStart: s0, length: lead }];
+      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs, peakRunStart: at, before: beforeRms(grid, runs, at, hit) });
     }
   }
-  return cheapest(found);
+  return found;
+}
+
+/**
+ * Mean RMS of the clip's last WINDOW_BEATS beats before H (or all of them, when H comes sooner):
+ * the head of the run through the peak, from `peakRunStart`, and before it the end of `runs`.
+ */
+function beforeRms(grid: BarGrid, runs: Run[], peakRunStart: number, hit: number): number {
+  const peak = grid.analysis.peakSeconds;
+  let left = Math.min(hit, WINDOW_BEATS * grid.beatSeconds);
+  const head = Math.min(left, peak - peakRunStart);
+  let sum = rmsBetween(grid, peak - head, peak) * head, seconds = head;
+  left -= head;
+  for (let r = runs.length - 1; r >= 0 && left > 0; r--) {
+    const take = Math.min(left, runs[r].length);
+    const end = runs[r].sourceStart + runs[r].length;
+    sum += rmsBetween(grid, end - take, end) * take;
+    seconds += take;
+    left -= take;
+  }
+  return seconds > 0 ? sum / seconds : 0;
+}
+
+/** Lead-ins kept for the quietest run-up to H, besides the cheapest: on a track about as loud all through, the clearest rise. */
+const QUIETEST_LEAD_INS = 3;
+
+/** The cheapest few lead-ins, and apart from them the few whose run-up to H is quietest. */
+function keptLeadIns(found: LeadIn[]): { cheapest: LeadIn[]; quietest: LeadIn[] } {
+  const kept = cheapest(found);
+  // One pass keeping the quietest few in order (found may hold thousands; a sort would cost more).
+  const quietest: LeadIn[] = [];
+  for (const leadIn of found) {
+    if (kept.includes(leadIn)) continue;
+    const at = quietest.findIndex((other) => leadIn.before < other.before);
+    if (at >= 0) quietest.splice(at, 0, leadIn);
+    else quietest.push(leadIn);
+    if (quietest.length > QUIETEST_LEAD_INS) quietest.pop();
+  }
+  return { cheapest: kept, quietest };
 }
 
 /**
@@ -65,11 +107,11 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
  * leaves none: the lead-in may then be any bars but the climax's own (the peak check still
  * prefers one that leaves the peak at H).
  */
-export function leadInsBefore(grid: BarGrid, hit: number): LeadIn[] {
+export function leadInsBefore(grid: BarGrid, hit: number): { cheapest: LeadIn[]; quietest: LeadIn[] } {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
   let found = leadIns(grid, hit, quieter, false);
   if (found.length === 0) found = leadIns(grid, hit, quieter, true);
   if (found.length === 0) found = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
-  return found;
+  return keptLeadIns(found);
 }
