@@ -5,6 +5,7 @@
 // of subdivisions at every level (arpeggios, hi-hats) stays at the level the prior prefers: judged
 // by the autocorrelation alone, such streams were read at twice the tempo listeners (and aubio,
 // soundstretch and bpm-tools) give.
+import FFT from 'fft.js';
 import { offbeatRatio } from './pulse-grid.ts';
 
 export const MIN_BPM = 40;
@@ -22,6 +23,52 @@ const UNACCENTED_OFFBEAT_RATIO = 0.8;
 /** The faster pulse counts as clean when what lies between its beats is at most this strong. */
 const CLEAN_PULSE_OFFBEAT_RATIO = 0.3;
 
+/** An fft.js transform of some size and its buffers. */
+interface Transform {
+  fft: FFT;
+  padded: Float64Array;
+  spectrum: Float64Array;
+  sums: Float64Array;
+}
+
+const transforms = new Map<number, Transform>();
+
+/** The transform of `size` points, made once per size (its tables and buffers cost as much as a transform). */
+function transformOf(size: number): Transform {
+  let transform = transforms.get(size);
+  if (!transform) {
+    transform = { fft: new FFT(size), padded: new Float64Array(size), spectrum: new Float64Array(2 * size), sums: new Float64Array(2 * size) };
+    transforms.set(size, transform);
+  }
+  return transform;
+}
+
+/**
+ * The autocorrelation of `values` at lags 0..maxLag (as `autocorrelation`) by FFT: the inverse
+ * transform of the power spectrum, zero-padded so the sums do not wrap around. O(n log n) instead
+ * of O(n x maxLag), 5-10x less time, equal to 1e-15 of the lag-0 value: fast enough to estimate a
+ * clip's tempo for every plan checked. The track analysis keeps the exact sums, on which its
+ * decisions were tuned: exact ties (tracker modules) break differently by FFT.
+ */
+export function autocorrelationByFft(values: Float32Array, maxLag: number): Float64Array {
+  if (maxLag < 0) return new Float64Array(0);
+  const size = Math.max(4, 2 ** Math.ceil(Math.log2(values.length + maxLag + 1)));
+  const { fft, padded, spectrum, sums } = transformOf(size);
+  padded.fill(0);
+  padded.set(values);
+  fft.realTransform(spectrum, padded);
+  fft.completeSpectrum(spectrum);
+  for (let k = 0; k < spectrum.length; k += 2) {
+    spectrum[k] = spectrum[k] ** 2 + spectrum[k + 1] ** 2;
+    spectrum[k + 1] = 0;
+  }
+  fft.inverseTransform(sums, spectrum);
+  const out = new Float64Array(maxLag + 1);
+  for (let lag = 0; lag <= maxLag; lag++) out[lag] = sums[2 * lag] / (values.length - lag);
+  return out;
+}
+
+/** The mean product of values `lag` frames apart, for lags 0..maxLag. */
 export function autocorrelation(values: Float32Array, maxLag: number): Float64Array {
   const out = new Float64Array(maxLag + 1);
   for (let lag = 0; lag <= maxLag; lag++) {
@@ -40,11 +87,11 @@ function acfAt(acf: Float64Array, lag: number): number {
   return best;
 }
 
-/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate. */
-export function tempoPeriodFrames(onset: Float32Array, frameRate: number): number {
+/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
+export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
   const minLag = Math.floor((60 * frameRate) / MAX_BPM);
   const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
-  const acf = autocorrelation(onset, Math.min(maxLag * 4 + 2, onset.length - 1));
+  const acf = autocorrelationOf(onset, Math.min(maxLag * 4 + 2, onset.length - 1));
   let bestLag = 0;
   let bestScore = -Infinity;
   for (let lag = minLag; lag <= Math.min(maxLag, acf.length - 1); lag++) {

@@ -207,3 +207,18 @@ test('edits with H: the decoded clip, analysed on its own, has its peak within 2
   }
   assert.deepEqual(misses, [], `${misses.length} of ${edits} edits`);
 });
+
+test('short clips read at another tempo than the track: the peak still lands at H (the plan is checked at the clip\'s own tempo)', async () => {
+  // Demo song 10 reads at 82 BPM whole; clips of 20 s around its climax read at 165 BPM, and before
+  // the clip's own tempo was checked these two put their peak 0.36 s (half a beat) after H.
+  const design = planTrack(trackSeed(DEFAULT_SEED, 10));
+  const mix = renderTrack(design);
+  const mp3 = await encodeGaplessMp3(mix.left, mix.right);
+  const index = indexFrames(mp3);
+  const analysis = analysePcm(await decodeAll(mp3, index));
+  for (const hit of [5.5, 5.06]) {
+    const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: 20, hitPointSeconds: hit });
+    const own = analysePcm(await decodeAll(clip.mp3, indexFrames(clip.mp3)));
+    assert.ok(Math.abs(own.peakSeconds - hit) <= HIT_TOLERANCE_SECONDS, `D=20 H=${hit}: the clip's own peak at ${own.peakSeconds.toFixed(3)} (${own.tempoBpm} BPM; the track ${analysis.tempoBpm})`);
+  }
+});

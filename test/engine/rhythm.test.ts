@@ -2,7 +2,10 @@
 // errors fail), beat F-measure (+-70 ms) at least 0.9. Measured through real MP3 bytes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { analysePcm, analysisSignal } from '../../engine/analysis/analyse.ts';
+import { autocorrelation, autocorrelationByFft, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
+import { spectrogram } from '../../engine/analysis/spectrogram.ts';
+import { onsetStrength } from '../../engine/analysis/onset.ts';
 import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
 import { beatFMeasure, decodeMp3, mp3Of } from '../support/audio.ts';
 
@@ -43,4 +46,26 @@ test('beats across a silent break are evenly spaced between the heard beats arou
   // Placed by the spacing penalty alone they drifted 52 ms off the grid across this break; evenly
   // spaced, they are as near it as the heard beats are, give or take a frame (11.6 ms).
   assert.ok(worst <= heardWorst + 0.012, `a beat in the break ${(worst * 1000).toFixed(1)} ms off the grid (heard beats: ${(heardWorst * 1000).toFixed(1)} ms)`);
+});
+
+test('the autocorrelation by FFT (the clip check\'s) equals the direct sums, and reads the same tempo', async () => {
+  const onsetLike = (seconds: number) => {
+    const mono = clickTrack(105, seconds);
+    // A sparse, peaky envelope at the analysis's frame rate: the click track's |samples| per 256.
+    return Float32Array.from({ length: Math.floor(mono.length / 256) }, (_, f) => Math.abs(mono[f * 256]) + (f % 7 === 0 ? 0.3 : 0));
+  };
+  for (const seconds of [5, 20, 60]) {
+    const values = onsetLike(seconds);
+    const maxLag = Math.min(520, values.length - 1);
+    const direct = autocorrelation(values, maxLag);
+    const byFft = autocorrelationByFft(values, maxLag);
+    assert.equal(byFft.length, direct.length);
+    for (let lag = 0; lag <= maxLag; lag++) assert.ok(Math.abs(byFft[lag] - direct[lag]) <= 1e-9 * direct[0], `${seconds} s, lag ${lag}: ${byFft[lag]} vs ${direct[lag]}`);
+  }
+  const pcm = await decodeMp3(await mp3Of(drumPattern(140, SECONDS)));
+  const { mono, sampleRate } = analysisSignal(pcm);
+  const spec = spectrogram(mono, sampleRate);
+  const onset = onsetStrength(spec.logBands, spec.bands, spec.frames);
+  const period = tempoPeriodFrames(onset, spec.frameRate);
+  assert.ok(Math.abs(tempoPeriodFrames(onset, spec.frameRate, autocorrelationByFft) - period) < 0.01, 'same beat period');
 });
