@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<string>> = {
   search: async () => (await import('./search.ts')).benchSearch(),
   tempo: async () => (await import('./tempo.ts')).benchTempo(),
   edits: async () => (await import('./edits.ts')).benchEdits(),
+  'edits-all': async () => (await import('./edits.ts')).benchEditsAll(),
 };
 
 async function main() {
