@@ -23,13 +23,6 @@ const SOUNDING_LEAD_SHARE = 0.01;
  * 0.6 s in had their first beat read as the climax).
  */
 const MIN_LEAD_SECONDS = 0.75;
-/**
- * A beat with less music than this after it is no candidate: its "after" is a beat or two cut off
- * by the end, not a sustained passage (a 240 s game loop cut mid-bar read its climax 0.54 s before
- * its end, and clips that end on a bar line read theirs a beat or two before their end). An edit's
- * hit point leaves at least 1 s after it (H <= D - 1), and its beat may come 25 ms later.
- */
-const MIN_AFTER_SECONDS = 0.95;
 
 /** RMS (linear) of `rms` over frames [from, to), at least one frame. */
 function energyBetween(rms: Float32Array, from: number, to: number): number {
@@ -97,8 +90,6 @@ export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate:
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
   let firstCandidate = Math.max(1, lead.length);
   let lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
-  const lastFrame = rms.length - MIN_AFTER_SECONDS * frameRate;
-  while (lastCandidate > firstCandidate && beatFrames[lastCandidate - lead.length] > lastFrame) lastCandidate--;
   if (among) {
     firstCandidate = Math.max(firstCandidate, lead.length + among.first);
     lastCandidate = Math.min(lastCandidate, lead.length + among.last);
