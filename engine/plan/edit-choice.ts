@@ -33,6 +33,21 @@ export function peakWindowCost(grid: BarGrid, seconds: number): number {
 /** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */
 const CANDIDATES_PER_SIDE = 6;
 
+/**
+ * The first `count` of `items` in the order `compare` gives (equals keep their order, as a stable
+ * sort would), in one pass: `items` may hold thousands and only a few are kept. `items` is not reordered.
+ */
+export function fewest<T>(items: T[], count: number, compare: (a: T, b: T) => number): T[] {
+  const kept: T[] = [];
+  for (const item of items) {
+    const at = kept.findIndex((other) => compare(item, other) < 0);
+    if (at >= 0) kept.splice(at, 0, item);
+    else if (kept.length < count) kept.push(item);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
+}
+
 export function cheapest<T extends { cost: number }>(found: T[]): T[] {
-  return found.sort((a, b) => a.cost - b.cost).slice(0, CANDIDATES_PER_SIDE);
+  return fewest(found, CANDIDATES_PER_SIDE, (a, b) => a.cost - b.cost);
 }

@@ -4,7 +4,7 @@
 import type { Run } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { startCost } from './edges.ts';
-import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } from './edit-choice.ts';
+import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, fewest, peakWindowCost } from './edit-choice.ts';
 import { WINDOW_BEATS } from '../analysis/peak.ts';
 
 /** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
@@ -86,19 +86,11 @@ function beforeRms(grid: BarGrid, runs: Run[], peakRunStart: number, hit: number
 /** Lead-ins kept for the quietest run-up to H, besides the cheapest: on a track about as loud all through, the clearest rise. */
 const QUIETEST_LEAD_INS = 3;
 
-/** The cheapest few lead-ins, and apart from them the few whose run-up to H is quietest. */
+/** The cheapest few lead-ins, and apart from them the few whose run-up to H is quietest (equally quiet: the cheaper first). */
 function keptLeadIns(found: LeadIn[]): { cheapest: LeadIn[]; quietest: LeadIn[] } {
-  const kept = cheapest(found);
-  // One pass keeping the quietest few in order (found may hold thousands; a sort would cost more).
-  const quietest: LeadIn[] = [];
-  for (const leadIn of found) {
-    if (kept.includes(leadIn)) continue;
-    const at = quietest.findIndex((other) => leadIn.before < other.before);
-    if (at >= 0) quietest.splice(at, 0, leadIn);
-    else quietest.push(leadIn);
-    if (quietest.length > QUIETEST_LEAD_INS) quietest.pop();
-  }
-  return { cheapest: kept, quietest };
+  const kept = new Set(cheapest(found));
+  const rest = found.filter((leadIn) => !kept.has(leadIn));
+  return { cheapest: [...kept], quietest: fewest(rest, QUIETEST_LEAD_INS, (a, b) => a.before - b.before || a.cost - b.cost) };
 }
 
 /**
