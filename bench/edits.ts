@@ -30,6 +30,16 @@ const ON_BEAT_SECONDS = 0.03;
 
 interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number> }
 
+const newTally = (): Tally => ({ edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} });
+
+/** The installed recordings of MIN_RECORDING_SECONDS or more, decoded, in soundtrackFiles' order. */
+function* longRecordings() {
+  for (const file of soundtrackFiles()) {
+    const pcm = decodePiece(file);
+    if (pcm && pcm.channels[0].length >= MIN_RECORDING_SECONDS * pcm.sampleRate) yield { file, pcm };
+  }
+}
+
 const offGrid = (t: number, grid: ArrayLike<number>) => Array.from(grid).reduce((best, b) => Math.min(best, Math.abs(b - t)), Infinity);
 
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
@@ -67,7 +77,7 @@ function report(name: string, t: Tally): string {
 export async function benchEdits(): Promise<string> {
   const lines = [machineLine()];
   const random = seededRandom(20261123).next;
-  const demo: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  const demo = newTally();
   for (const song of DEMO_SONGS) {
     const design = planTrack(trackSeed(DEFAULT_SEED, song));
     const mix = renderTrack(design);
@@ -76,14 +86,13 @@ export async function benchEdits(): Promise<string> {
     await editTrack(mix.left, mix.right, () => designed, random, demo);
   }
   lines.push(report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, demo));
-  const real: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  const real = newTally();
   const used: string[] = [];
-  for (const file of soundtrackFiles()) {
-    if (used.length >= MAX_RECORDINGS) break;
-    const pcm = decodePiece(file);
-    if (!pcm || pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
+  for (const { file, pcm } of longRecordings()) {
     used.push(path.basename(file));
     await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, real);
+    // Stop before the generator decodes one more.
+    if (used.length === MAX_RECORDINGS) break;
   }
   lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : 'real recordings: none installed (design.md lists the soundtrack packages)');
   lines.push(await editModules(random));
@@ -101,11 +110,9 @@ const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
  */
 export async function benchEditsAll(): Promise<string> {
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
-  const tally: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  const tally = newTally();
   let recordings = 0;
-  for (const file of soundtrackFiles()) {
-    const pcm = decodePiece(file);
-    if (!pcm || pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
+  for (const { pcm } of longRecordings()) {
     recordings++;
     await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK);
   }
@@ -114,7 +121,7 @@ export async function benchEditsAll(): Promise<string> {
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */
 async function editModules(random: () => number): Promise<string> {
-  const tally: Tally = { edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} };
+  const tally = newTally();
   let modules = 0;
   for (const { truth, pcm } of trackerModules()) {
     if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
