@@ -104,9 +104,9 @@ const ALL_RECORDINGS_SEED = 4242;
 const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
 
 /**
- * `npm run bench -- edits-all`: every installed recording of 60 s or more (61 with design.md's
+ * `npm run bench -- edits-all`: every installed recording of 60 s or more (81 with design.md's
  * packages; the edits bench takes the first 12 and the modules), 4 edits each with another seed:
- * how the landing holds on hit points and pieces the rules were not tuned on. About 10 minutes.
+ * how the landing holds on hit points and pieces the rules were not tuned on. About 12 minutes.
  */
 export async function benchEditsAll(): Promise<string> {
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
