@@ -4,11 +4,12 @@
 import type { Analysis } from './analysis/analyse.ts';
 import { encodeGaplessMp3 } from './mp3/encode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
+import { openRangeDecoder } from './mp3/decode.ts';
 import { spliceClip, type SplicePart } from './mp3/splice.ts';
 import { CLIP_SAMPLE_RATE } from './clip-pcm.ts';
 import { planClip } from './plan/plan-clip.ts';
 import type { ClipPlan, ClipRequest } from './plan/plan.ts';
-import { renderPlanPcm, renderPlanRange } from './render-plan.ts';
+import { renderPlanPcm, renderPlanRange, type PlanSource } from './render-plan.ts';
 
 export interface Clip {
   mp3: Uint8Array;
@@ -26,11 +27,16 @@ function spliceable(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined
 
 export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
   const plan = planClip(analysis, request);
-  const parts = options.allowSplice === false ? undefined : spliceable(plan, index);
-  if (parts) {
-    const spliced = await spliceClip(mp3, index, parts, plan.samples, (from, to) => renderPlanRange(mp3, index, plan, from, to));
-    if (spliced) return { mp3: spliced, plan, samples: plan.samples, method: 'splice' };
+  const source: PlanSource = { bytes: mp3, index, decoder: await openRangeDecoder() };
+  try {
+    const parts = options.allowSplice === false ? undefined : spliceable(plan, index);
+    if (parts) {
+      const spliced = await spliceClip(mp3, index, parts, plan.samples, (from, to) => renderPlanRange(source, plan, from, to));
+      if (spliced) return { mp3: spliced, plan, samples: plan.samples, method: 'splice' };
+    }
+    const [left, right] = await renderPlanPcm(source, plan);
+    return { mp3: await encodeGaplessMp3(left, right), plan, samples: plan.samples, method: 'encode' };
+  } finally {
+    source.decoder.close();
   }
-  const [left, right] = await renderPlanPcm(mp3, index, plan);
-  return { mp3: await encodeGaplessMp3(left, right), plan, samples: plan.samples, method: 'encode' };
 }

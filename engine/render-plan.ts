@@ -2,25 +2,32 @@
 // joined to its neighbour with an equal-power crossfade centred on the join. Loops wrap: the
 // material past the last part's end crossfades into the clip's start, so the end flows into it.
 // Any stretch of the clip can be rendered on its own (the splice renders only what it re-encodes).
-import { decodeRange } from './mp3/decode.ts';
+import type { RangeDecoder } from './mp3/decode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
 import { CLIP_SAMPLE_RATE, declickPart, stereoAt44100 } from './clip-pcm.ts';
 import type { ClipPlan, PlanPart } from './plan/plan.ts';
 
 export type StereoPcm = [Float32Array, Float32Array];
 
+/** The track a plan plays, and the range decoder its parts are decoded with (one per clip: decode.ts). */
+export interface PlanSource {
+  bytes: Uint8Array;
+  index: FrameIndex;
+  decoder: RangeDecoder;
+}
+
 function crossfadeSamples(part: PlanPart | undefined): number {
   return part ? Math.round((part.crossfadeMs / 1000) * CLIP_SAMPLE_RATE) : 0;
 }
 
 /** The source samples [from, to) at 44.1 kHz stereo, zeros outside the track. */
-async function sourceAudio(bytes: Uint8Array, index: FrameIndex, from: number, to: number): Promise<StereoPcm> {
+async function sourceAudio({ bytes, index, decoder }: PlanSource, from: number, to: number): Promise<StereoPcm> {
   const rate = index.sampleRate / CLIP_SAMPLE_RATE;
   const total = Math.floor(index.totalSamples / rate);
   const a = Math.max(0, from), b = Math.min(total, to);
   const out: StereoPcm = [new Float32Array(to - from), new Float32Array(to - from)];
   if (b <= a) return out;
-  const pcm = await decodeRange(bytes, index, Math.floor(a * rate), Math.ceil(b * rate));
+  const pcm = await decoder.decode(bytes, index, Math.floor(a * rate), Math.ceil(b * rate));
   const [left, right] = stereoAt44100(pcm, b - a);
   out[0].set(left.subarray(0, b - a), a - from);
   out[1].set(right.subarray(0, b - a), a - from);
@@ -53,11 +60,11 @@ function gainAt(span: Span, j: number): number {
 }
 
 /** Adds the span's audio that falls in out's stretch [from, from + out length), the span moved by `wrap` samples. */
-async function addSpan(bytes: Uint8Array, index: FrameIndex, span: Span, wrap: number, out: StereoPcm, from: number): Promise<void> {
+async function addSpan(source: PlanSource, span: Span, wrap: number, out: StereoPcm, from: number): Promise<void> {
   const clipFrom = span.clipFrom + wrap;
   const a = Math.max(from, clipFrom), b = Math.min(from + out[0].length, clipFrom + span.length);
   if (b <= a) return;
-  const audio = await sourceAudio(bytes, index, span.sourceFrom + a - clipFrom, span.sourceFrom + b - clipFrom);
+  const audio = await sourceAudio(source, span.sourceFrom + a - clipFrom, span.sourceFrom + b - clipFrom);
   for (let at = a; at < b; at++) {
     const gain = gainAt(span, at - clipFrom);
     out[0][at - from] += gain * audio[0][at - a];
@@ -66,7 +73,7 @@ async function addSpan(bytes: Uint8Array, index: FrameIndex, span: Span, wrap: n
 }
 
 /** The clip's samples [from, to): zeros outside the clip, de-click ramps at its edges (not for loops). */
-export async function renderPlanRange(bytes: Uint8Array, index: FrameIndex, plan: ClipPlan, from: number, to: number): Promise<StereoPcm> {
+export async function renderPlanRange(source: PlanSource, plan: ClipPlan, from: number, to: number): Promise<StereoPcm> {
   const loop = plan.mode === 'loop';
   const out: StereoPcm = [new Float32Array(to - from), new Float32Array(to - from)];
   const inside = [Math.max(0, from), Math.min(plan.samples, to)];
@@ -75,12 +82,12 @@ export async function renderPlanRange(bytes: Uint8Array, index: FrameIndex, plan
   for (let i = 0; i < plan.parts.length; i++) {
     const span = spanOf(plan, i);
     // A loop's spans that run past either end of the clip sound at its other end.
-    for (const wrap of loop ? [-plan.samples, 0, plan.samples] : [0]) await addSpan(bytes, index, span, wrap, view, inside[0]);
+    for (const wrap of loop ? [-plan.samples, 0, plan.samples] : [0]) await addSpan(source, span, wrap, view, inside[0]);
   }
   if (!loop) for (const channel of view) declickPart(channel, inside[0], plan.samples);
   return out;
 }
 
-export function renderPlanPcm(bytes: Uint8Array, index: FrameIndex, plan: ClipPlan): Promise<StereoPcm> {
-  return renderPlanRange(bytes, index, plan, 0, plan.samples);
+export function renderPlanPcm(source: PlanSource, plan: ClipPlan): Promise<StereoPcm> {
+  return renderPlanRange(source, plan, 0, plan.samples);
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMp3Encoder } from 'wasm-media-encoders';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
-import { decodeAll, decodeRange } from '../../engine/mp3/decode.ts';
+import { decodeAll, decodeRange, openRangeDecoder } from '../../engine/mp3/decode.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { serialiseAnalysis, deserialiseAnalysis } from '../../engine/analysis/serialise.ts';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
@@ -33,25 +33,57 @@ function assertRangeEqualsFull(full: Float32Array[], range: Float32Array[], star
   }
 }
 
-test('range decode equals full decode at the same positions (CBR, VBR, MPEG-2, mono)', async () => {
-  const signal = drumPattern(123, 20);
-  const files = {
+/** The test files: our own tagged CBR, and raw LAME output in the other flavours we accept. */
+async function flavours(signal: Float32Array): Promise<Record<string, Uint8Array>> {
+  return {
     'cbr 44.1k stereo (tagged)': await mp3Of(signal),
     'vbr 44.1k stereo': await lameEncode(signal, { vbrQuality: 2, channels: 2 }),
     'mpeg-2 22.05k stereo': await lameEncode(signal, { outputSampleRate: 22050, channels: 2 }),
     'mpeg-2.5 11.025k mono': await lameEncode(signal, { outputSampleRate: 11025, channels: 1 }),
   };
-  for (const [name, bytes] of Object.entries(files)) {
+}
+
+/** Ranges (in samples) at the start, in the middle, a short one and at the end. */
+function rangesOf(index: ReturnType<typeof indexFrames>): number[][] {
+  const rate = index.sampleRate;
+  return [[0, rate], [3.3 * rate, 7.1 * rate], [11 * rate + 17, 11 * rate + 5000], [index.totalSamples - 3000, index.totalSamples]];
+}
+
+test('range decode equals full decode at the same positions (CBR, VBR, MPEG-2, mono)', async () => {
+  for (const [name, bytes] of Object.entries(await flavours(drumPattern(123, 20)))) {
     const index = indexFrames(bytes);
     const full = await decodeAll(bytes, index);
     assert.equal(full.channels[0].length, index.totalSamples, name);
-    const rate = index.sampleRate;
-    for (const [from, to] of [[0, rate], [3.3 * rate, 7.1 * rate], [11 * rate + 17, 11 * rate + 5000], [index.totalSamples - 3000, index.totalSamples]]) {
+    for (const [from, to] of rangesOf(index)) {
       const range = await decodeRange(bytes, index, from, to);
       assert.equal(range.channels[0].length, Math.round(to) - Math.floor(from), name);
       assertRangeEqualsFull(full.channels, range.channels, Math.floor(from));
     }
   }
+});
+
+test('one range decoder, many ranges: each equals the full decode, and the same calls on a new one give the same samples', async () => {
+  const files = Object.values(await flavours(drumPattern(97, 15)));
+  const fulls = await Promise.all(files.map((bytes) => decodeAll(bytes, indexFrames(bytes))));
+  // Backwards through each file's ranges, from file to file (other rates, mono after stereo).
+  const calls = files.flatMap((bytes, f) => rangesOf(indexFrames(bytes)).reverse().map(([from, to]) => ({ f, from, to })));
+  const decodeAllCalls = async () => {
+    const decoder = await openRangeDecoder();
+    try {
+      const decoded = [];
+      for (const { f, from, to } of calls) decoded.push(await decoder.decode(files[f], indexFrames(files[f]), from, to));
+      return decoded;
+    } finally {
+      decoder.close();
+    }
+  };
+  const first = await decodeAllCalls();
+  calls.forEach(({ f, from, to }, i) => {
+    assert.equal(first[i].channels[0].length, Math.round(to) - Math.floor(from), `file ${f}`);
+    assertRangeEqualsFull(fulls[f].channels, first[i].channels, Math.floor(from));
+  });
+  const again = await decodeAllCalls();
+  again.forEach((pcm, i) => pcm.channels.forEach((channel, c) => assert.deepEqual(channel, first[i].channels[c], `call ${i}, channel ${c}`)));
 });
 
 test('ID3v2 tags and junk before the first frame are skipped', async () => {
