@@ -228,17 +228,49 @@ interface Stream {
   shift: number;
 }
 
+/** The clip samples [start, end) a region is encoded from, and the output frame its first encoded frame is. */
+interface RegionInput {
+  start: number;
+  end: number;
+  firstFrame: number;
+}
+
 /**
- * Encodes a region from TAIL_PREROLL_FRAMES before its first candidate (so the encoder is steady
- * there; the clip's start instead has silence before it) to two frames past its last candidate
- * (the MDCT overlap reaches into the next frame) or to the clip's end.
+ * A region's input runs from TAIL_PREROLL_FRAMES before its first candidate (so the encoder is
+ * steady there; the clip's start instead has silence before it) to two frames past its last
+ * candidate (the MDCT overlap reaches into the next frame) or to the clip's end.
  */
-async function encodeRegion(region: Region, grid: Grid, samples: number, audio: ClipAudio, bitrate: number): Promise<Stream> {
+function regionInput(region: Region, grid: Grid, samples: number): RegionInput {
   const firstFrame = region.from ? region.from.candidates.from - TAIL_PREROLL_FRAMES : 0;
-  const inputStart = firstFrame * FRAME + STREAM_DELAY - grid.outSkip;
-  const inputEnd = region.into ? (region.into.candidates.to + 2) * FRAME - grid.outSkip : samples;
-  const [left, right] = await audio(inputStart, inputEnd);
-  return { frames: framesOf(await defaultEncoder.encode(left, right, bitrate)), shift: -firstFrame };
+  const start = firstFrame * FRAME + STREAM_DELAY - grid.outSkip;
+  const end = region.into ? (region.into.candidates.to + 2) * FRAME - grid.outSkip : samples;
+  return { start, end, firstFrame };
+}
+
+/**
+ * Encodes every region in one pass, back to back: setting LAME up and flushing it cost about 4 ms
+ * a call, more than encoding a region's half second. Each region but the last is lengthened (with
+ * more of the clip's audio) to whole frames, so the next one starts on the stream's frame grid
+ * and its frames are the stream's from there on. What precedes a region in the stream does not
+ * matter: its preroll frames settle the encoder, and a junction carries whatever reservoir bytes
+ * the stream's frames before it hold.
+ */
+async function encodeRegions(regions: Region[], grid: Grid, samples: number, audio: ClipAudio, bitrate: number): Promise<Stream[]> {
+  const inputs = regions.map((region) => regionInput(region, grid, samples));
+  const lengths = inputs.map(({ start, end }, r) => (r + 1 < inputs.length ? Math.ceil((end - start) / FRAME) * FRAME : end - start));
+  const total = lengths.reduce((n, length) => n + length, 0);
+  const left = new Float32Array(total), right = new Float32Array(total);
+  const shifts: number[] = [];
+  let at = 0;
+  for (let r = 0; r < inputs.length; r++) {
+    const [l, rightPart] = await audio(inputs[r].start, inputs[r].start + lengths[r]);
+    left.set(l, at);
+    right.set(rightPart, at);
+    shifts.push(at / FRAME - inputs[r].firstFrame);
+    at += lengths[r];
+  }
+  const frames = framesOf(await defaultEncoder.encode(left, right, bitrate));
+  return shifts.map((shift) => ({ frames, shift }));
 }
 
 /**
@@ -365,8 +397,7 @@ export async function spliceClip(bytes: Uint8Array, index: FrameIndex, parts: Sp
   for (const candidates of CANDIDATE_WINDOWS) {
     const layout = regionsOf(grid, parts, index.offsets.length, candidates);
     if (layout.copied.length === 0) return undefined; // nothing to copy: encoding the whole clip is simpler
-    const regions: Stream[] = [];
-    for (const region of layout.regions) regions.push(await encodeRegion(region, grid, samples, audio, bitrate));
+    const regions = await encodeRegions(layout.regions, grid, samples, audio, bitrate);
     const runs = junctions(regions, layout.regions, source, grid);
     const frames = runs && assemble(runs);
     if (frames) return withInfoFrame(frames, grid.outSkip - DECODER_DELAY, samples, bitrate);
