@@ -33,11 +33,14 @@ const JOIN_GUARD_SAMPLES = Math.round(0.015 * SAMPLE_RATE) + FRAME;
 /** Source frames copied at least (the tail's reservoir may reach two frames back). */
 const MIN_COPIED_FRAMES = 3;
 /**
- * Junction candidates tried at each side of a re-encoded stretch: 8 frames (0.2 s) first, enough
+ * Junction candidates tried at each side of a re-encoded stretch: 4 frames (0.1 s) first, enough
  * for nearly every clip; when a junction has no clean candidate among them (the encoder's block
- * switching around a long silence), 24 frames (0.6 s) before giving up on the splice.
+ * switching around a long silence), 24 frames (0.6 s) before giving up on the splice. Every
+ * candidate is encoded, and the nearest clean one is nearly always the first: of 60 edits of a
+ * demo song, 55 found all their junctions within 4 frames and the other 5 none within 8 either,
+ * so a first window of 8 encoded 0.5 s more per edit for nothing.
  */
-const CANDIDATE_WINDOWS = [8, 24];
+const CANDIDATE_WINDOWS = [4, 24];
 /** Frames encoded before the tail junction so the encoder is in its steady state there. */
 const TAIL_PREROLL_FRAMES = 2;
 /** Total delay from an encoder's first input sample to a decoder's first output sample of it. */
