@@ -1,8 +1,11 @@
 // MP3 to PCM with mpg123 (WASM). Range decoding feeds only the frames a range needs, plus pre-roll
-// frames so the bit reservoir and the filterbank overlap are filled exactly as in a full decode.
+// frames that fill the bit reservoir and the filterbank overlap as a full decode has them: the
+// samples equal a full decode's to float rounding (< 1e-6; mpg123's synthesis buffer rotates with
+// the frames decoded before, so the last bits depend on what the decoder decoded earlier).
 import { MPEGDecoder } from 'mpg123-decoder';
 import { EngineError } from '../errors.ts';
 import type { FrameIndex } from './frame-index.ts';
+import { maxReservoirBytes, sideInfoBytes } from './frame-header.ts';
 
 export interface Pcm {
   sampleRate: number;
@@ -10,26 +13,45 @@ export interface Pcm {
   channels: Float32Array[];
 }
 
-/** Main-data bytes a layer III frame may borrow from earlier frames (main_data_begin is 9 bits). */
-const MAX_RESERVOIR_BYTES = 511;
-/**
- * Frames decoded and discarded before the range (after the reservoir frames that feed them): one
- * for the IMDCT overlap, then the synthesis filterbank's memory. Two were enough from a newly reset
- * decoder, but after another range 9e-6 stayed in the first 200 samples; three leave < 1e-6.
- */
-const OVERLAP_FRAMES = 3;
+/** Header and CRC bytes before a frame's side info (the CRC counted always: its main data is then never overestimated). */
+const HEADER_AND_CRC_BYTES = 6;
+/** Frames decoded and discarded before the range, after the reservoir frames that feed them: one for the IMDCT overlap, one for the synthesis filterbank. */
+const OVERLAP_FRAMES = 2;
 
 /** The thread's decoder while no range decoder holds it (creating a WASM instance costs ~7 ms). */
 let idle: MPEGDecoder | undefined;
 
+/** A decoder in its initial state: the thread's, reset, or a new one when another range decoder holds that. */
+async function takeDecoder(): Promise<MPEGDecoder> {
+  const taken = idle;
+  idle = undefined;
+  if (taken) {
+    try {
+      await taken.reset();
+      return taken;
+    } catch {
+      // A WASM instance that trapped may fail to free: a new one instead.
+    }
+  }
+  const created = new MPEGDecoder({ enableGapless: false });
+  await created.ready;
+  return created;
+}
+
+/** Gives a decoder back to the thread; a surplus one (clips made concurrently) is left to the garbage collector. */
+function giveBack(decoder: MPEGDecoder): void {
+  idle ??= decoder;
+}
+
 /**
  * Decodes ranges of MP3 streams one after another with one decoder, reset once when opened: a
  * reset re-creates mpg123's WASM instance, ~7 ms, more than decoding the half second around an
- * edit's join, and a clip decodes a range per edge and two per join. Each range is fed with its
- * pre-roll frames (prerollFrames), which overwrite what the previous range left in the decoder;
- * what remains is float rounding in the synthesis (< 1e-7). The same calls in the same order on a
- * newly opened decoder give the same samples, so a clip stays a function of its request. A range
- * from the stream's very start has no pre-roll, so it resets the decoder first (when it was used).
+ * edit's join, and a clip decodes a range per edge and two per join. Each range's pre-roll
+ * overwrites what the previous range left in the decoder; a range fed from the stream's very
+ * first frame has none, so it resets the decoder first (when it was used), as does any range
+ * after one that mpg123 reported errors for (a bogus frame may still be half fed). The same calls
+ * in the same order on a newly opened decoder give the same samples, so a clip stays a function
+ * of its request. Calls must not overlap: await each before the next.
  */
 export interface RangeDecoder {
   /** Playable samples [startSample, endSample) of the stream (as decodeRange). */
@@ -39,71 +61,81 @@ export interface RangeDecoder {
 }
 
 export async function openRangeDecoder(): Promise<RangeDecoder> {
-  let mpg = idle;
-  idle = undefined;
-  if (mpg) {
-    await mpg.reset();
-  } else {
-    // Another range decoder holds the thread's decoder (clips made concurrently in one thread): a new one.
-    mpg = new MPEGDecoder({ enableGapless: false });
-    await mpg.ready;
-  }
-  const decoder = mpg;
+  const decoder = await takeDecoder();
   let used = false;
+  // Set until a range decodes without errors: a throw or an mpg123 error leaves the decoder to reset.
+  let dirty = false;
   return {
     async decode(bytes, index, startSample, endSample) {
-      // A range fed from the stream's first frame has no pre-roll to overwrite what an earlier range left.
-      if (used && firstFedFrame(index, startSample) === 0) await decoder.reset();
-      used = true;
-      return decodeWith(decoder, bytes, index, startSample, endSample);
+      const range = frameRange(index, startSample, endSample);
+      if (!range) return emptyPcm(index);
+      if (dirty || (used && range.fromFrame === 0)) await decoder.reset();
+      used = dirty = true;
+      const { pcm, errors } = decodeFrames(decoder, bytes, index, range);
+      dirty = errors;
+      return pcm;
     },
-    close: () => {
-      idle ??= decoder;
-    },
+    close: () => giveBack(decoder),
   };
 }
 
 /**
  * Frames to decode before `frame` so that its samples are exact: OVERLAP_FRAMES for the IMDCT
  * overlap and the synthesis filterbank, and before those the frames holding those frames' own
- * reservoir data (up to 511 bytes back). Decoded without that data, an overlap frame leaves wrong
- * overlap in the decoder: a range decoder that decoded another range before holds other bytes
- * there, and a VBR range read after another was 0.3 off in its first 600 samples.
+ * reservoir data (main data only: main_data_begin does not count headers and side info, so
+ * frames of 56 kbps or less hold fewer than their size). Decoded without that data, an overlap
+ * frame leaves wrong overlap in the decoder: a range decoder that decoded another range before
+ * holds other bytes there, and a VBR range read after another was 0.3 off in its first 600
+ * samples when only the first frame's reservoir was fed, 9e-6 when frames were counted whole.
  */
 function prerollFrames(index: FrameIndex, frame: number): number {
+  const overhead = HEADER_AND_CRC_BYTES + sideInfoBytes(index.samplesPerFrame, index.channels);
+  const reach = maxReservoirBytes(index.samplesPerFrame);
   const overlapStart = Math.max(0, frame - OVERLAP_FRAMES);
   let count = 0;
   let bytes = 0;
-  while (overlapStart - count > 0 && bytes < MAX_RESERVOIR_BYTES) {
+  while (overlapStart - count > 0 && bytes < reach) {
     count += 1;
-    bytes += index.sizes[overlapStart - count];
+    bytes += Math.max(0, index.sizes[overlapStart - count] - overhead);
   }
   return frame - overlapStart + count;
 }
 
-/** The first frame fed to decode the stream from `startSample` on: its pre-roll's first. */
-function firstFedFrame(index: FrameIndex, startSample: number): number {
-  const firstFrame = Math.floor((Math.max(0, Math.floor(startSample)) + index.startSkip) / index.samplesPerFrame);
-  return firstFrame - prerollFrames(index, firstFrame);
+/** Playable samples [start, end) of a range (clamped to the stream), and the frames fed for them. */
+interface FrameRange {
+  start: number;
+  end: number;
+  /** The first frame fed: the pre-roll's first. */
+  fromFrame: number;
+  lastFrame: number;
+}
+
+/** The range [startSample, endSample) in frames; undefined when it holds no samples. */
+function frameRange(index: FrameIndex, startSample: number, endSample: number): FrameRange | undefined {
+  const start = Math.max(0, Math.floor(startSample));
+  const end = Math.min(index.totalSamples, Math.ceil(endSample));
+  if (end <= start) return undefined;
+  const spf = index.samplesPerFrame;
+  const firstFrame = Math.floor((start + index.startSkip) / spf);
+  const lastFrame = Math.min(index.offsets.length - 1, Math.ceil((end + index.startSkip) / spf)); // one more frame: mpg123 may hold one back
+  return { start, end, fromFrame: firstFrame - prerollFrames(index, firstFrame), lastFrame };
+}
+
+function emptyPcm(index: FrameIndex): Pcm {
+  return { sampleRate: index.sampleRate, channels: Array.from({ length: index.channels }, () => new Float32Array(0)) };
 }
 
 /**
- * Decodes playable samples [startSample, endSample) (per channel, in the track's timeline, i.e.
- * after the encoder delay) of the stream, on the given decoder. Output is always stereo-or-mono as the file is.
+ * Feeds the range's frames (per channel, in the track's timeline, i.e. after the encoder delay)
+ * to the decoder and cuts out the range's samples, stereo or mono as the file is; `errors` when
+ * mpg123 reported any.
  */
-function decodeWith(mpg: MPEGDecoder, bytes: Uint8Array, index: FrameIndex, startSample: number, endSample: number): Pcm {
-  const start = Math.max(0, Math.floor(startSample));
-  const end = Math.min(index.totalSamples, Math.ceil(endSample));
-  if (end <= start) return { sampleRate: index.sampleRate, channels: Array.from({ length: index.channels }, () => new Float32Array(0)) };
+function decodeFrames(mpg: MPEGDecoder, bytes: Uint8Array, index: FrameIndex, range: FrameRange): { pcm: Pcm; errors: boolean } {
+  const { start, end, fromFrame, lastFrame } = range;
   const spf = index.samplesPerFrame;
-  const rawStart = start + index.startSkip;
-  const rawEnd = end + index.startSkip;
-  const lastFrame = Math.min(index.offsets.length - 1, Math.ceil(rawEnd / spf)); // one more frame: mpg123 may hold one back
-  const fromFrame = firstFedFrame(index, start);
   // Frames sit back to back in the file: one decode() call over the byte range is much faster
   // than one call per frame.
   const span = bytes.subarray(index.offsets[fromFrame], index.offsets[lastFrame] + index.sizes[lastFrame]);
-
   const decoded = mpg.decode(span);
   if (decoded.samplesDecoded === 0 && span.length > 0) {
     throw new EngineError('invalid_audio', `corrupt MP3: frames ${fromFrame}-${lastFrame} decoded to no audio`);
@@ -111,15 +143,15 @@ function decodeWith(mpg: MPEGDecoder, bytes: Uint8Array, index: FrameIndex, star
   // mpg123 may emit nothing for a first frame whose reservoir is missing; the output always ends
   // with the last frame fed, so align from the end.
   const outputStartRaw = (lastFrame + 1) * spf - decoded.samplesDecoded;
-  const from = rawStart - outputStartRaw;
-  const to = rawEnd - outputStartRaw;
+  const from = start + index.startSkip - outputStartRaw;
+  const to = end + index.startSkip - outputStartRaw;
   if (from < 0) throw new EngineError('invalid_audio', `corrupt MP3: frames before sample ${start} could not be decoded`);
   const channels = decoded.channelData.slice(0, index.channels).map((ch) => {
     const out = new Float32Array(end - start);
     out.set(ch.subarray(from, Math.min(to, ch.length)));
     return out;
   });
-  return { sampleRate: decoded.sampleRate, channels };
+  return { pcm: { sampleRate: decoded.sampleRate, channels }, errors: decoded.errors.length > 0 };
 }
 
 /** Decodes playable samples [startSample, endSample) of the stream on a newly reset decoder. */

@@ -18,6 +18,17 @@ export interface FrameHeader {
 /** Samples per MPEG-1 layer III frame: the grid every 44.1 kHz clip and source of ours is cut on. */
 export const MPEG1_FRAME_SAMPLES = 1152;
 
+/** Side-info bytes of a layer III frame after its header (and CRC): MPEG-1 has two granules per frame, MPEG-2 and 2.5 one. */
+export function sideInfoBytes(samplesPerFrame: number, channels: 1 | 2): number {
+  if (samplesPerFrame === MPEG1_FRAME_SAMPLES) return channels === 1 ? 17 : 32;
+  return channels === 1 ? 9 : 17;
+}
+
+/** The most main-data bytes a frame may take from the frames before it (main_data_begin: 9 bits in MPEG-1, 8 in MPEG-2 and 2.5). */
+export function maxReservoirBytes(samplesPerFrame: number): number {
+  return samplesPerFrame === MPEG1_FRAME_SAMPLES ? 511 : 255;
+}
+
 const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
 const SAMPLE_RATES: Record<string, number[]> = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
@@ -43,7 +54,6 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
   const hasCrc = (b1 & 1) === 0;
   const samplesPerFrame = version === 1 ? MPEG1_FRAME_SAMPLES : 576;
   const frameBytes = Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
-  const sideInfoBytes = version === 1 ? (channels === 1 ? 17 : 32) : channels === 1 ? 9 : 17;
   return {
     version,
     sampleRate,
@@ -52,6 +62,6 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
     frameBytes,
     samplesPerFrame,
     hasCrc,
-    sideInfoEnd: 4 + (hasCrc ? 2 : 0) + sideInfoBytes,
+    sideInfoEnd: 4 + (hasCrc ? 2 : 0) + sideInfoBytes(samplesPerFrame, channels),
   };
 }

@@ -33,7 +33,7 @@ const JOIN_GUARD_SAMPLES = Math.round(0.015 * SAMPLE_RATE) + FRAME;
 /** Source frames copied at least (the tail's reservoir may reach two frames back). */
 const MIN_COPIED_FRAMES = 3;
 /**
- * Junction candidates tried at each side of a re-encoded stretch: 4 frames (0.1 s) first, enough
+ * Junction candidates tried at each side of a re-encoded stretch: within 4 frames (0.1 s) first, enough
  * for nearly every clip; when a junction has no clean candidate among them (the encoder's block
  * switching around a long silence), 24 frames (0.6 s) before giving up on the splice. Every
  * candidate is encoded, and the nearest clean one is nearly always the first: of 60 edits of a
@@ -254,9 +254,12 @@ function regionInput(region: Region, grid: Grid, samples: number): RegionInput {
  * Encodes every region in one pass, back to back: setting LAME up and flushing it cost about 4 ms
  * a call, more than encoding a region's half second. Each region but the last is lengthened (with
  * more of the clip's audio) to whole frames, so the next one starts on the stream's frame grid
- * and its frames are the stream's from there on. What precedes a region in the stream does not
- * matter: its preroll frames settle the encoder, and a junction carries whatever reservoir bytes
- * the stream's frames before it hold.
+ * and its frames are the stream's from there on. What precedes a region in the stream changes its
+ * bytes (the encoder's state and reservoir carry over) but not their validity: its preroll frames
+ * settle the encoder before its first junction candidate, and a junction carries whatever
+ * reservoir bytes the stream's frames before it hold. All regions share the one stream's frames,
+ * so a stream's frame bounds (cleanJunction) are the whole stream's; the candidates keep each
+ * junction inside its own region.
  */
 async function encodeRegions(regions: Region[], grid: Grid, samples: number, audio: ClipAudio, bitrate: number): Promise<Stream[]> {
   const inputs = regions.map((region) => regionInput(region, grid, samples));
@@ -266,9 +269,9 @@ async function encodeRegions(regions: Region[], grid: Grid, samples: number, aud
   const shifts: number[] = [];
   let at = 0;
   for (let r = 0; r < inputs.length; r++) {
-    const [l, rightPart] = await audio(inputs[r].start, inputs[r].start + lengths[r]);
-    left.set(l, at);
-    right.set(rightPart, at);
+    const [regionLeft, regionRight] = await audio(inputs[r].start, inputs[r].start + lengths[r]);
+    left.set(regionLeft, at);
+    right.set(regionRight, at);
     shifts.push(at / FRAME - inputs[r].firstFrame);
     at += lengths[r];
   }

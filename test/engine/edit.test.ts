@@ -223,3 +223,26 @@ test('short clips read at another tempo than the track: the peak still lands at 
     assert.ok(Math.abs(own.peakSeconds - hit) <= HIT_TOLERANCE_SECONDS, `D=20 H=${hit}: the clip's own peak at ${own.peakSeconds.toFixed(3)} (${own.tempoBpm} BPM; the track ${analysis.tempoBpm})`);
   }
 });
+
+test('a clip is the same bytes whether made alone, after other clips, or alongside them in one thread', async () => {
+  // Clips decode their ranges on one decoder each (engine/mp3/decode.ts): what another clip
+  // decoded before, or decodes at the same time, must not reach the bytes.
+  const song = songs[0];
+  const requests = [
+    { mode: 'edit', durationSeconds: 30, hitPointSeconds: 12 },
+    { mode: 'loop', durationSeconds: 20 },
+    { mode: 'segment', durationSeconds: 25 },
+    { mode: 'edit', durationSeconds: 45 },
+  ] as const;
+  const make = (request: (typeof requests)[number]) => makeClip(song.mp3, song.index, song.analysis, request).then((clip) => Buffer.from(clip.mp3));
+  const alone: Buffer[] = [];
+  for (const request of requests) alone.push(await make(request));
+  for (const request of [...requests].reverse()) await makeClip(song.mp3, song.index, song.analysis, request, { allowSplice: false });
+  const after: Buffer[] = [];
+  for (const request of requests) after.push(await make(request));
+  const alongside = await Promise.all(requests.map(make));
+  requests.forEach((request, i) => {
+    assert.ok(after[i].equals(alone[i]), `${request.mode} ${request.durationSeconds} s after other clips`);
+    assert.ok(alongside[i].equals(alone[i]), `${request.mode} ${request.durationSeconds} s alongside other clips`);
+  });
+});
