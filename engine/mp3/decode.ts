@@ -18,21 +18,19 @@ const HEADER_AND_CRC_BYTES = 6;
 /** Frames decoded and discarded before the range, after the reservoir frames that feed them: one for the IMDCT overlap, one for the synthesis filterbank. */
 const OVERLAP_FRAMES = 2;
 
-/** The thread's decoder while no range decoder holds it (creating a WASM instance costs ~7 ms). */
-let idle: MPEGDecoder | undefined;
+/**
+ * The thread's decoder while no range decoder holds it, being reset (undefined once a reset
+ * failed). It is reset when given back, not when taken: the clip's result is on its way while
+ * the ~6 ms reset runs, instead of the next clip waiting for it.
+ */
+let idle: Promise<MPEGDecoder | undefined> | undefined;
 
-/** A decoder in its initial state: the thread's, reset, or a new one when another range decoder holds that. */
+/** A decoder in its initial state: the thread's once reset, or a new one when another range decoder holds it. */
 async function takeDecoder(): Promise<MPEGDecoder> {
-  const taken = idle;
+  const pending = idle;
   idle = undefined;
-  if (taken) {
-    try {
-      await taken.reset();
-      return taken;
-    } catch {
-      // A WASM instance that trapped may fail to free: a new one instead.
-    }
-  }
+  const reset = await pending;
+  if (reset) return reset;
   const created = new MPEGDecoder({ enableGapless: false });
   await created.ready;
   return created;
@@ -40,7 +38,15 @@ async function takeDecoder(): Promise<MPEGDecoder> {
 
 /** Gives a decoder back to the thread; a surplus one (clips made concurrently) is left to the garbage collector. */
 function giveBack(decoder: MPEGDecoder): void {
-  idle ??= decoder;
+  if (idle) return;
+  try {
+    idle = decoder.reset().then(
+      () => decoder,
+      () => undefined,
+    );
+  } catch {
+    // A WASM instance that trapped may fail to free: the next taker makes a new one.
+  }
 }
 
 /**
