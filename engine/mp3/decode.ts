@@ -50,9 +50,9 @@ function giveBack(decoder: MPEGDecoder): void {
 }
 
 /**
- * Decodes ranges of MP3 streams one after another with one decoder, reset once when opened: a
- * reset re-creates mpg123's WASM instance, ~7 ms, more than decoding the half second around an
- * edit's join, and a clip decodes a range per edge and two per join. Each range's pre-roll
+ * Decodes ranges of MP3 streams one after another on one newly reset decoder, not a decoder reset
+ * per range: a reset re-creates mpg123's WASM instance, ~6 ms, more than decoding the half second
+ * around an edit's join, and a clip decodes a range per edge and two per join. Each range's pre-roll
  * overwrites what the previous range left in the decoder; a range fed from the stream's very
  * first frame has none, so it resets the decoder first (when it was used), as does any range
  * after one that mpg123 reported errors for (a bogus frame may still be half fed). The same calls
