@@ -5,7 +5,7 @@
 import { MPEGDecoder } from 'mpg123-decoder';
 import { EngineError } from '../errors.ts';
 import type { FrameIndex } from './frame-index.ts';
-import { maxReservoirBytes, sideInfoBytes } from './frame-header.ts';
+import { maxReservoirBytes, sideInfoEnd } from './frame-header.ts';
 
 export interface Pcm {
   sampleRate: number;
@@ -13,8 +13,6 @@ export interface Pcm {
   channels: Float32Array[];
 }
 
-/** Header and CRC bytes before a frame's side info (the CRC counted always: its main data is then never overestimated). */
-const HEADER_AND_CRC_BYTES = 6;
 /** Frames decoded and discarded before the range, after the reservoir frames that feed them: one for the IMDCT overlap, one for the synthesis filterbank. */
 const OVERLAP_FRAMES = 2;
 
@@ -95,7 +93,8 @@ export async function openRangeDecoder(): Promise<RangeDecoder> {
  * samples when only the first frame's reservoir was fed, 9e-6 when frames were counted whole.
  */
 function prerollFrames(index: FrameIndex, frame: number): number {
-  const overhead = HEADER_AND_CRC_BYTES + sideInfoBytes(index.samplesPerFrame, index.channels);
+  // The CRC counted whether or not the frames carry one: their main data is then never overestimated.
+  const overhead = sideInfoEnd(index.samplesPerFrame, index.channels, true);
   const reach = maxReservoirBytes(index.samplesPerFrame);
   const overlapStart = Math.max(0, frame - OVERLAP_FRAMES);
   let count = 0;

@@ -18,10 +18,18 @@ export interface FrameHeader {
 /** Samples per MPEG-1 layer III frame: the grid every 44.1 kHz clip and source of ours is cut on. */
 export const MPEG1_FRAME_SAMPLES = 1152;
 
+const HEADER_BYTES = 4;
+const CRC_BYTES = 2;
+
 /** Side-info bytes of a layer III frame after its header (and CRC): MPEG-1 has two granules per frame, MPEG-2 and 2.5 one. */
-export function sideInfoBytes(samplesPerFrame: number, channels: 1 | 2): number {
+function sideInfoBytes(samplesPerFrame: number, channels: 1 | 2): number {
   if (samplesPerFrame === MPEG1_FRAME_SAMPLES) return channels === 1 ? 17 : 32;
   return channels === 1 ? 9 : 17;
+}
+
+/** Bytes from a frame's start to its side info's end (header, CRC when present, side info): where its main data area begins. */
+export function sideInfoEnd(samplesPerFrame: number, channels: 1 | 2, hasCrc: boolean): number {
+  return HEADER_BYTES + (hasCrc ? CRC_BYTES : 0) + sideInfoBytes(samplesPerFrame, channels);
 }
 
 /** The most main-data bytes a frame may take from the frames before it (main_data_begin: 9 bits in MPEG-1, 8 in MPEG-2 and 2.5). */
@@ -62,6 +70,6 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
     frameBytes,
     samplesPerFrame,
     hasCrc,
-    sideInfoEnd: 4 + (hasCrc ? 2 : 0) + sideInfoBytes(samplesPerFrame, channels),
+    sideInfoEnd: sideInfoEnd(samplesPerFrame, channels, hasCrc),
   };
 }
