@@ -40,6 +40,10 @@ function* longRecordings() {
   }
 }
 
+const NO_RECORDINGS = 'real recordings: none installed (design.md lists the soundtrack packages)';
+/** A recording's beats are our own analysis's: no annotation exists. */
+const ownBeats = (a: Analysis) => a.beatTimesSeconds;
+
 const offGrid = (t: number, grid: ArrayLike<number>) => Array.from(grid).reduce((best, b) => Math.min(best, Math.abs(b - t)), Infinity);
 
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
@@ -90,11 +94,11 @@ export async function benchEdits(): Promise<string> {
   const used: string[] = [];
   for (const { file, pcm } of longRecordings()) {
     used.push(path.basename(file));
-    await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, real);
+    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, real);
     // Stop before the generator decodes one more.
     if (used.length === MAX_RECORDINGS) break;
   }
-  lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : 'real recordings: none installed (design.md lists the soundtrack packages)');
+  lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : NO_RECORDINGS);
   lines.push(await editModules(random));
   return lines.join('\n');
 }
@@ -114,9 +118,9 @@ export async function benchEditsAll(): Promise<string> {
   let recordings = 0;
   for (const { pcm } of longRecordings()) {
     recordings++;
-    await editTrack(pcm.channels[0], pcm.channels[1], (a) => a.beatTimesSeconds, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK);
+    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK);
   }
-  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED})`, tally) : 'real recordings: none installed (design.md lists the soundtrack packages)'].join('\n');
+  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED})`, tally) : NO_RECORDINGS].join('\n');
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */

@@ -20,6 +20,7 @@ import { planTrack } from '../catalog/demo/plan.ts';
 import { renderTrack } from '../catalog/demo/render.ts';
 import { trackSeed, DEFAULT_SEED } from '../catalog/demo/generate.ts';
 import { timeTasks } from './timing.ts';
+import { median } from './rounds.ts';
 import { machineLine } from './machine.ts';
 
 const TRACK_SECONDS = 210;
@@ -37,7 +38,7 @@ async function p50WithIdleGaps(make: () => Promise<unknown>): Promise<number> {
     await make();
     times.push(performance.now() - start);
   }
-  return times.sort((a, b) => a - b)[times.length >> 1];
+  return median(times, (ms) => ms);
 }
 
 function hasFfmpeg(): boolean {
