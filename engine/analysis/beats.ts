@@ -7,49 +7,8 @@ const TIGHTNESS = 100;
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   const n = onset.length;
   if (n === 0) return new Int32Array(0);
-  // Smooth the onsets with a Gaussian a fraction of a beat wide, as librosa does.
-  const radius = Math.max(1, Math.round(periodFrames / 16));
-  const local = new Float64Array(n);
-  let norm = 0;
-  for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
-  norm = norm || 1;
-  const kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
-  let localMax = 0;
-  for (let i = 0; i < n; i++) {
-    let sum = 0;
-    for (let j = Math.max(-radius, -i); j <= Math.min(radius, n - 1 - i); j++) sum += (onset[i + j] / norm) * kernel[j + radius];
-    local[i] = sum;
-    localMax = Math.max(localMax, sum);
-  }
-  const score = new Float64Array(n);
-  const back = new Int32Array(n).fill(-1);
-  const minGap = Math.max(1, Math.round(periodFrames / 2));
-  const maxGap = Math.round(periodFrames * 2);
-  // The spacing penalty depends only on the gap: computed once per gap, not per pair of frames.
-  const penalty = Float64Array.from({ length: maxGap + 1 }, (_, gap) => TIGHTNESS * Math.log(gap / periodFrames) ** 2);
-  const window = slidingMax(score, minGap, maxGap);
-  // Gaps are tried from the smallest penalty up; once even the window's best score minus the next
-  // penalty falls short of the best candidate, no further gap can win. Same beats, ~4x fewer steps.
-  const gaps = Int32Array.from({ length: maxGap - minGap + 1 }, (_, i) => minGap + i).sort((a, b) => penalty[a] - penalty[b]);
-  for (let t = 0; t < n; t++) {
-    const highest = window.next(t);
-    let best = 0;
-    let bestFrom = -1;
-    for (let i = 0; i < gaps.length; i++) {
-      const gap = gaps[i];
-      if (gap > t) continue;
-      if (bestFrom >= 0 && highest - penalty[gap] < best) break;
-      const from = t - gap;
-      const candidate = score[from] - penalty[gap];
-      // Ties go to the earliest frame, as a scan from the earliest would.
-      if (bestFrom < 0 || candidate > best || (candidate === best && from < bestFrom)) {
-        best = candidate;
-        bestFrom = from;
-      }
-    }
-    score[t] = local[t] + (bestFrom >= 0 ? Math.max(0, best) : 0);
-    back[t] = bestFrom >= 0 && best > 0 ? bestFrom : -1;
-  }
+  const local = smoothedOnsets(onset, periodFrames);
+  const { score, back } = beatScores(local, periodFrames);
   // The last beat: the best-scoring frame within the final beat period that is a local onset peak.
   let last = n - 1;
   let lastScore = -Infinity;
@@ -63,10 +22,101 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   for (let t = last; t >= 0; t = back[t]) beats.push(t);
   beats.reverse();
   // Drop beats before the music starts (leading silence carries no onsets).
+  let localMax = 0;
+  for (let i = 0; i < n; i++) localMax = Math.max(localMax, local[i]);
   const threshold = 0.05 * localMax;
   let first = 0;
   while (first < beats.length - 1 && local[beats[first]] < threshold) first++;
   return evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset);
+}
+
+/** The onsets scaled to their maximum and smoothed with a Gaussian a fraction of a beat wide, as librosa does. */
+function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array {
+  const n = onset.length;
+  const radius = Math.max(1, Math.round(periodFrames / 16));
+  let norm = 0;
+  for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
+  norm = norm || 1;
+  // Plain loops: typed-array from() with a map function costs ~3x the smoothing itself.
+  const scaled = new Float64Array(n);
+  for (let i = 0; i < n; i++) scaled[i] = onset[i] / norm;
+  const kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
+  const local = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const from = Math.max(-radius, -i), to = Math.min(radius, n - 1 - i);
+    let sum = 0;
+    for (let j = from; j <= to; j++) sum += scaled[i + j] * kernel[j + radius];
+    local[i] = sum;
+  }
+  return local;
+}
+
+/**
+ * The dynamic programme: each frame's best score as a beat (its smoothed onset plus the best
+ * predecessor's score minus the spacing penalty, when that is positive) and that predecessor
+ * (-1: none). Predecessors lie half a period to two periods back; ties go to the earliest.
+ *
+ * The penalty is convex in the gap (log-squared, below e periods), so a later predecessor that
+ * outscores an earlier one at some frame outscores it at every frame after. The predecessors
+ * still in the running are kept in a queue, each with the frame from which it is the best; a new
+ * one drops those it beats from their first frame on and starts where it overtakes the last
+ * (found by a galloping, then binary, search). The same beats as trying every gap at every
+ * frame, in ~1/3 of the time.
+ */
+function beatScores(local: Float64Array, periodFrames: number): { score: Float64Array; back: Int32Array } {
+  const n = local.length;
+  const score = new Float64Array(n);
+  const back = new Int32Array(n).fill(-1);
+  const minGap = Math.max(1, Math.round(periodFrames / 2));
+  const maxGap = Math.round(periodFrames * 2);
+  // The spacing penalty depends only on the gap: computed once per gap, not per pair of frames.
+  const penalty = Float64Array.from({ length: maxGap + 1 }, (_, gap) => TIGHTNESS * Math.log(gap / periodFrames) ** 2);
+  // Whether predecessor `later` outscores `earlier` at frame t (`earlier` out of reach: yes).
+  const overtakes = (earlier: number, later: number, t: number) => t - earlier > maxGap || score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
+  const queued = new Int32Array(n);
+  const bestFrom = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (let t = 0; t < n; t++) {
+    const newest = t - minGap;
+    if (newest < 0) {
+      score[t] = local[t];
+      continue;
+    }
+    let start = t;
+    while (tail > head) {
+      const last = queued[tail - 1];
+      const lastStart = Math.max(bestFrom[tail - 1], t);
+      if (overtakes(last, newest, lastStart)) {
+        tail--;
+        continue;
+      }
+      start = firstOvertaking(last, newest, lastStart + 1, last + maxGap + 1, overtakes);
+      break;
+    }
+    queued[tail] = newest;
+    bestFrom[tail++] = start;
+    while (tail - head > 1 && bestFrom[head + 1] <= t) head++;
+    const from = queued[head];
+    const best = score[from] - penalty[t - from];
+    score[t] = local[t] + Math.max(0, best);
+    back[t] = best > 0 ? from : -1;
+  }
+  return { score, back };
+}
+
+/** The first frame in [lo, hi] at which `later` overtakes `earlier` (it does at hi): galloping from lo, then bisecting. */
+function firstOvertaking(earlier: number, later: number, lo: number, hi: number, overtakes: (earlier: number, later: number, t: number) => boolean): number {
+  let step = 1;
+  for (; lo + step < hi && !overtakes(earlier, later, lo + step); step *= 2) lo += step + 1;
+  if (lo + step < hi) hi = lo + step;
+  // Not overtaken before lo; overtaken at hi.
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (overtakes(earlier, later, mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** An onset counts for a beat within this many frames of it (about +-23 ms at 86 frames/s). */
@@ -98,26 +148,6 @@ export function evenOutUnheardBeats(beats: Int32Array, onset: Float32Array): Int
     lastHeard = i;
   }
   return beats;
-}
-
-/**
- * The running maximum of values[t - maxGap .. t - minGap] for t = 0, 1, 2, ... (a monotonic
- * deque): each value enters once, when t reaches it plus minGap, and is read only after it is final.
- */
-function slidingMax(values: Float64Array, minGap: number, maxGap: number) {
-  const deque = new Int32Array(values.length + 1);
-  let head = 0, tail = 0;
-  return {
-    next(t: number): number {
-      const entering = t - minGap;
-      if (entering >= 0) {
-        while (tail > head && values[deque[tail - 1]] <= values[entering]) tail--;
-        deque[tail++] = entering;
-      }
-      while (tail > head && deque[head] < t - maxGap) head++;
-      return tail > head ? values[deque[head]] : -Infinity;
-    },
-  };
 }
 
 /** Tempo from beat positions: the slope of a line through them, more precise than one ACF lag. */
