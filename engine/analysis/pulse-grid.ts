@@ -14,18 +14,28 @@ export interface PulseAccents {
   offbeat: number;
 }
 
-function strongestNear(onset: Float32Array, frame: number): number {
-  const centre = Math.round(frame);
-  let strongest = 0;
-  for (let f = centre - GRID_TOLERANCE_FRAMES; f <= centre + GRID_TOLERANCE_FRAMES; f++) {
-    if (f >= 0 && f < onset.length && onset[f] > strongest) strongest = onset[f];
+/**
+ * The strongest onset within the tolerance of each frame (0 past the end, never below 0), for
+ * frames 0 .. onset.length + GRID_TOLERANCE_FRAMES - 1: computed once per pulse, not at every
+ * grid point of every phase (each frame is read by several phases).
+ */
+function strongestNearEachFrame(onset: Float32Array): Float32Array {
+  const near = new Float32Array(onset.length + GRID_TOLERANCE_FRAMES);
+  for (let centre = 0; centre < near.length; centre++) {
+    let strongest = 0;
+    for (let f = Math.max(0, centre - GRID_TOLERANCE_FRAMES); f <= Math.min(onset.length - 1, centre + GRID_TOLERANCE_FRAMES); f++) {
+      if (onset[f] > strongest) strongest = onset[f];
+    }
+    near[centre] = strongest;
   }
-  return strongest;
+  return near;
 }
 
 /** Beat and off-beat accents of the pulse with period `periodFrames` (fractional). */
 export function pulseAccents(onset: Float32Array, periodFrames: number, frameRate: number): PulseAccents {
   const window = Math.max(Math.round(GRID_WINDOW_SECONDS * frameRate), Math.ceil(4 * periodFrames));
+  const near = strongestNearEachFrame(onset);
+  const strongestNear = (frame: number) => near[Math.round(frame)] ?? 0;
   let beatSum = 0;
   let offbeatSum = 0;
   let windows = 0;
@@ -38,8 +48,8 @@ export function pulseAccents(onset: Float32Array, periodFrames: number, frameRat
       let offbeat = 0;
       let points = 0;
       for (let t = start + phase; t < end; t += periodFrames, points++) {
-        beat += strongestNear(onset, t);
-        offbeat += strongestNear(onset, t + periodFrames / 2);
+        beat += strongestNear(t);
+        offbeat += strongestNear(t + periodFrames / 2);
       }
       if (points && beat / points > bestBeat) {
         bestBeat = beat / points;
