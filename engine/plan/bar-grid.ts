@@ -111,14 +111,17 @@ export function onsetRatio(grid: BarGrid, t: number): number {
   return max / (medianOnset(grid) || 1e-9);
 }
 
-const medians = new WeakMap<BarGrid, number>();
+// Keyed by the onset envelope, not the grid: another anchor's grid is a copy with the same
+// envelope (anchor-with-room.ts), and sorting a track's frames again cost ~1 ms per anchor.
+const medians = new WeakMap<Float32Array, number>();
 function medianOnset(grid: BarGrid): number {
-  let median = medians.get(grid);
+  const { onset } = grid.analysis;
+  let median = medians.get(onset);
   if (median === undefined) {
     // A typed array sorts numerically without a comparator: ~10x faster than an Array over a track's frames.
-    const sorted = Float32Array.from(grid.analysis.onset).sort();
+    const sorted = Float32Array.from(onset).sort();
     median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : 0;
-    medians.set(grid, median);
+    medians.set(onset, median);
   }
   return median;
 }
