@@ -34,10 +34,14 @@ function energyBetween(rms: Float32Array, from: number, to: number): number {
 /** Each beat's RMS, from the beat to the next (the last beat: one beat period). */
 function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
   const n = beatFrames.length;
-  return Float64Array.from(beatFrames, (from, i) => {
+  // A plain loop: typed-array from() with a map function takes the slow path (~3x the time).
+  const energies = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const from = beatFrames[i];
     const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (from - (beatFrames[i - 1] ?? 0)));
-    return energyBetween(rms, from, to);
-  });
+    energies[i] = energyBetween(rms, from, to);
+  }
+  return energies;
 }
 
 /**
