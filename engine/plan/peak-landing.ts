@@ -68,16 +68,24 @@ function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSecond
 }
 
 /**
- * Whether the clip made of `runs`, analysed on its own, has its peak within 25 ms of `hitSeconds`
- * (and how surely). Beats are first tracked at half the frame rate (a third of the time; the same
- * verdict on 709 of 717 demo layouts), and only a clip that lands there is tracked at the full
- * rate: a plan that misses costs about 0.4 ms, not 1. Before any tracking, the peak rule on the
- * source's own beats as the runs play them (microseconds) turns away most plans that miss.
+ * Where the peak rule puts the clip's peak on the source's own beats as the runs play them
+ * (microseconds): what the clip's beat tracking mostly finds again. A miss here is taken as the
+ * clip's verdict; a sure or thin landing still needs trackedLanding.
  */
-export function clipLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
+export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
+  const rate = analysis.frameRate;
+  return landingOn(runBeats(analysis, runs, rate), envelopeOf(analysis.rms, runs, rate), rate, hitSeconds);
+}
+
+/**
+ * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
+ * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
+ * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
+ * ms, not 1.
+ */
+export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
   const rms = envelopeOf(analysis.rms, runs, rate);
-  if (landingOn(runBeats(analysis, runs, rate), rms, rate, hitSeconds) === 'miss') return 'miss';
   const onset = envelopeOf(analysis.onset, runs, rate);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
