@@ -2,6 +2,8 @@
 // that best combines strong onsets with spacing close to the tempo period.
 
 const TIGHTNESS = 100;
+/** A beat's predecessor lies at most this many beat periods back (librosa's window). */
+const MAX_GAP_PERIODS = 2;
 
 /** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
@@ -9,7 +11,7 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   if (n === 0) return new Int32Array(0);
   const local = smoothedOnsets(onset, periodFrames);
   const { score, back } = beatScores(local, periodFrames);
-  // The last beat: the best-scoring frame within the final beat period that is a local onset peak.
+  // The last beat: the best-scoring frame within the final beat period.
   let last = n - 1;
   let lastScore = -Infinity;
   for (let t = Math.max(0, n - Math.round(periodFrames) - 1); t < n; t++) {
@@ -68,13 +70,22 @@ function beatScores(local: Float64Array, periodFrames: number): { score: Float64
   const score = new Float64Array(n);
   const back = new Int32Array(n).fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
-  const maxGap = Math.round(periodFrames * 2);
+  // The queue below relies on the penalty being convex in the gap, which the log-squared one is
+  // up to e periods: MAX_GAP_PERIODS must stay below that.
+  const maxGap = Math.round(periodFrames * MAX_GAP_PERIODS);
+  if (maxGap < minGap) {
+    // A period under a quarter of a frame leaves no gap at all: each frame stands alone.
+    score.set(local);
+    return { score, back };
+  }
   // The spacing penalty depends only on the gap: computed once per gap, not per pair of frames.
   const penalty = Float64Array.from({ length: maxGap + 1 }, (_, gap) => TIGHTNESS * Math.log(gap / periodFrames) ** 2);
   // Whether predecessor `later` outscores `earlier` at frame t (`earlier` out of reach: yes).
+  // Strictly: on a tie the earlier predecessor stays, so ties go to the earliest frame.
   const overtakes = (earlier: number, later: number, t: number) => t - earlier > maxGap || score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
-  const queued = new Int32Array(n);
-  const bestFrom = new Int32Array(n);
+  // The predecessors in the running, oldest first, and the frame from which each leads.
+  const predecessors = new Int32Array(n);
+  const leadsFrom = new Int32Array(n);
   let head = 0;
   let tail = 0;
   for (let t = 0; t < n; t++) {
@@ -85,8 +96,8 @@ function beatScores(local: Float64Array, periodFrames: number): { score: Float64
     }
     let start = t;
     while (tail > head) {
-      const last = queued[tail - 1];
-      const lastStart = Math.max(bestFrom[tail - 1], t);
+      const last = predecessors[tail - 1];
+      const lastStart = Math.max(leadsFrom[tail - 1], t);
       if (overtakes(last, newest, lastStart)) {
         tail--;
         continue;
@@ -94,10 +105,10 @@ function beatScores(local: Float64Array, periodFrames: number): { score: Float64
       start = firstOvertaking(last, newest, lastStart + 1, last + maxGap + 1, overtakes);
       break;
     }
-    queued[tail] = newest;
-    bestFrom[tail++] = start;
-    while (tail - head > 1 && bestFrom[head + 1] <= t) head++;
-    const from = queued[head];
+    predecessors[tail] = newest;
+    leadsFrom[tail++] = start;
+    while (tail - head > 1 && leadsFrom[head + 1] <= t) head++;
+    const from = predecessors[head];
     const best = score[from] - penalty[t - from];
     score[t] = local[t] + Math.max(0, best);
     back[t] = best > 0 ? from : -1;

@@ -51,7 +51,7 @@ function transformOf(size: number): Transform {
  * clip's tempo for every plan checked. The power spectrum is real and symmetric, so a second real
  * transform gives the sums (times the size), at half the cost of a complex inverse. The track
  * analysis keeps the exact sums, on which its decisions were tuned: exact ties (tracker modules)
- * break differently by FFT.
+ * break differently by FFT. `maxLag` must be below `values.length`.
  */
 export function autocorrelationByFft(values: Float32Array, maxLag: number): Float64Array {
   if (maxLag < 0) return new Float64Array(0);
@@ -63,7 +63,7 @@ export function autocorrelationByFft(values: Float32Array, maxLag: number): Floa
   fft.realTransform(spectrum, padded);
   for (let k = 0; k <= size / 2; k++) power[k] = spectrum[2 * k] ** 2 + spectrum[2 * k + 1] ** 2;
   for (let k = 1; k < size / 2; k++) power[size - k] = power[k];
-  // maxLag < size / 2 (the padding is longer than the lags), inside the half realTransform fills.
+  // Callers keep maxLag < values.length, so maxLag < size / 2: inside the half realTransform fills.
   fft.realTransform(sums, power);
   const out = new Float64Array(maxLag + 1);
   for (let lag = 0; lag <= maxLag; lag++) out[lag] = sums[2 * lag] / size / (values.length - lag);
