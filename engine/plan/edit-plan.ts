@@ -78,15 +78,52 @@ interface Anchored {
   peakSeconds: number;
 }
 
+/** A plan that lands the peak at H, and how surely. */
+interface Landed {
+  choice: Choice;
+  landing: 'sure' | 'thin';
+}
+
 /**
- * The cheapest lead-in and ending whose clip, analysed on its own, surely has its peak at H
- * (within 25 ms, by a sure margin over any other entrance: peak-landing.ts): among the cheapest
- * few with the most preferred ending, then among a few of each next kind in turn (H is what the
- * caller asked for; an ending on a bar line is still on a beat: a late H followed by the track's
- * decay leaves the clip's climax too short to be its peak). When none lands surely, the first
- * that lands at all; when none does, the cheapest with the preferred ending. Undefined when the
- * peak leaves no lead-in or no ending at all. Plans that play the source time `avoid` are not
- * checked (another anchor's plans that replay the track's own, bigger, peak).
+ * Of candidate plans in order of preference, the first whose clip surely lands its peak at H,
+ * else the first (in that order) that lands thinly; undefined when none lands. Each is judged on
+ * the source's own beats as it plays them first (microseconds; a miss there is final) and
+ * beat-tracked (~1 ms) only if it lands there: those that land surely on the source beats are
+ * tracked first, those that land only thinly after them. Of 22 thin on the source beats on the
+ * demo songs, 3 landed surely once tracked; tracked in order, a plan with a thin landing already
+ * found tracked up to 6 of them before reaching its sure one.
+ */
+function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number): Landed | undefined {
+  const thinOnSourceBeats: { choice: Choice; rank: number }[] = [];
+  let firstThin: { choice: Choice; rank: number } | undefined;
+  const landsSurely = (choice: Choice, rank: number): boolean => {
+    const landing = trackedLanding(analysis, choice.runs, hit);
+    if (landing === 'thin' && (!firstThin || rank < firstThin.rank)) firstThin = { choice, rank };
+    return landing === 'sure';
+  };
+  let rank = 0;
+  for (const choice of candidates) {
+    const onSourceBeats = sourceBeatLanding(analysis, choice.runs, hit);
+    if (onSourceBeats === 'thin') thinOnSourceBeats.push({ choice, rank });
+    else if (onSourceBeats === 'sure' && landsSurely(choice, rank)) return { choice, landing: 'sure' };
+    rank++;
+  }
+  for (const { choice, rank } of thinOnSourceBeats) {
+    if (landsSurely(choice, rank)) return { choice, landing: 'sure' };
+  }
+  return firstThin && { choice: firstThin.choice, landing: 'thin' };
+}
+
+/**
+ * A lead-in and ending whose clip, analysed on its own, surely has its peak at H (within 25 ms,
+ * by a sure margin over any other entrance: peak-landing.ts), the first found by firstLanding
+ * among: the cheapest few with the most preferred ending, those with the quietest run-up to H,
+ * then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
+ * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
+ * too short to be its peak). When none lands surely, the first that lands at all; when none
+ * does, the cheapest with the preferred ending. Undefined when the peak leaves no lead-in or no
+ * ending at all. Plans that play the source time `avoid` are not checked (another anchor's plans
+ * that replay the track's own, bigger, peak).
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number, maxChecks = MAX_CHECKS, avoid?: number): Anchored | undefined {
   const { cheapest: befores, quietest } = leadInsBefore(grid, hit);
@@ -94,37 +131,22 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, maxChecks = 
   const preferred = endings.next().value;
   if (befores.length === 0 || !preferred) return undefined;
   const choices = pairs(befores, preferred);
+  const candidates = function* () {
+    let checks = 0;
+    const inOrder = function* () {
+      yield* choices.slice(0, MAX_PEAK_CHECKS);
+      yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
+      for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
+    };
+    for (const choice of inOrder()) {
+      if (avoid !== undefined && choice.runs.some((run) => avoid >= run.sourceStart && avoid < run.sourceStart + run.length)) continue;
+      if (++checks > maxChecks) return;
+      yield choice;
+    }
+  };
   const peakSeconds = grid.analysis.peakSeconds;
-  let thin: Choice | undefined;
-  const checked = function* () {
-    yield* choices.slice(0, MAX_PEAK_CHECKS);
-    yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
-    for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
-  };
-  // Plans whose source-beat landing is only thin are tracked after those whose is sure: of 22 on
-  // the demo songs, 3 landed surely once tracked, and a plan with a thin landing already in hand
-  // tracked up to 6 such plans (~1 ms each) before its sure one.
-  const thinOnSourceBeats: Choice[] = [];
-  const track = (choice: Choice): Anchored | undefined => {
-    const landing = trackedLanding(grid.analysis, choice.runs, hit);
-    if (landing === 'sure') return { choice, landing, peakSeconds };
-    if (landing === 'thin') thin ??= choice;
-    return undefined;
-  };
-  let checks = 0;
-  for (const choice of checked()) {
-    if (avoid !== undefined && choice.runs.some((run) => avoid >= run.sourceStart && avoid < run.sourceStart + run.length)) continue;
-    if (++checks > maxChecks) break;
-    const onSourceBeats = sourceBeatLanding(grid.analysis, choice.runs, hit);
-    if (onSourceBeats === 'thin') thinOnSourceBeats.push(choice);
-    const found = onSourceBeats === 'sure' ? track(choice) : undefined;
-    if (found) return found;
-  }
-  for (const choice of thinOnSourceBeats) {
-    const found = track(choice);
-    if (found) return found;
-  }
-  return thin ? { choice: thin, landing: 'thin', peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
+  const landed = firstLanding(grid.analysis, candidates(), hit);
+  return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
 
 /**
