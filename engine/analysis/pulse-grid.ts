@@ -7,7 +7,7 @@ const GRID_WINDOW_SECONDS = 6;
 /** An onset counts for a grid point within this many frames (about +-23 ms at 86 frames/s). */
 const GRID_TOLERANCE_FRAMES = 2;
 
-export interface PulseAccents {
+interface PulseAccents {
   /** Mean onset strength at the beats (the best phase per window). */
   beat: number;
   /** Mean onset strength half-way between those beats. */
@@ -16,8 +16,8 @@ export interface PulseAccents {
 
 /**
  * The strongest onset within the tolerance of each frame (0 past the end, never below 0), for
- * frames 0 .. onset.length + GRID_TOLERANCE_FRAMES - 1: computed once per pulse, not at every
- * grid point of every phase (each frame is read by several phases).
+ * frames 0 .. onset.length + GRID_TOLERANCE_FRAMES - 1: computed once, not at every grid point
+ * of every phase and period (each frame is read by several).
  */
 function strongestNearEachFrame(onset: Float32Array): Float32Array {
   const near = new Float32Array(onset.length + GRID_TOLERANCE_FRAMES);
@@ -31,16 +31,18 @@ function strongestNearEachFrame(onset: Float32Array): Float32Array {
   return near;
 }
 
-/** Beat and off-beat accents of the pulse with period `periodFrames` (fractional). */
-export function pulseAccents(onset: Float32Array, periodFrames: number, frameRate: number): PulseAccents {
+/**
+ * Beat and off-beat accents of the pulse with period `periodFrames` (fractional) over `frames`
+ * onset frames, read from their strongest-near values (strongestNearEachFrame).
+ */
+function pulseAccents(near: Float32Array, frames: number, periodFrames: number, frameRate: number): PulseAccents {
   const window = Math.max(Math.round(GRID_WINDOW_SECONDS * frameRate), Math.ceil(4 * periodFrames));
-  const near = strongestNearEachFrame(onset);
   const strongestNear = (frame: number) => near[Math.round(frame)] ?? 0;
   let beatSum = 0;
   let offbeatSum = 0;
   let windows = 0;
-  for (let start = 0; start === 0 || start + window <= onset.length; start += window) {
-    const end = Math.min(onset.length, start + window);
+  for (let start = 0; start === 0 || start + window <= frames; start += window) {
+    const end = Math.min(frames, start + window);
     let bestBeat = -1;
     let bestOffbeat = 0;
     for (let phase = 0; phase < periodFrames; phase++) {
@@ -63,8 +65,16 @@ export function pulseAccents(onset: Float32Array, periodFrames: number, frameRat
   return { beat: beatSum / windows, offbeat: offbeatSum / windows };
 }
 
-/** Off-beat accent relative to the beat (0: nothing between the beats, 1: as strong as the beats). */
-export function offbeatRatio(onset: Float32Array, periodFrames: number, frameRate: number): number {
-  const { beat, offbeat } = pulseAccents(onset, periodFrames, frameRate);
-  return beat > 0 ? offbeat / beat : 1;
+/**
+ * The off-beat accent relative to the beat (0: nothing between the beats, 1: as strong as the
+ * beats) of the onset envelope at any period: the strongest onset near each frame is found once,
+ * at the first period asked, for all of them (a metrical-level decision asks two or more).
+ */
+export function offbeatRatios(onset: Float32Array, frameRate: number): (periodFrames: number) => number {
+  let near: Float32Array | undefined;
+  return (periodFrames) => {
+    near ??= strongestNearEachFrame(onset);
+    const { beat, offbeat } = pulseAccents(near, onset.length, periodFrames, frameRate);
+    return beat > 0 ? offbeat / beat : 1;
+  };
 }

@@ -6,7 +6,7 @@
 // by the autocorrelation alone, such streams were read at twice the tempo listeners (and aubio,
 // soundstretch and bpm-tools) give.
 import FFT from 'fft.js';
-import { offbeatRatio } from './pulse-grid.ts';
+import { offbeatRatios } from './pulse-grid.ts';
 
 export const MIN_BPM = 40;
 export const MAX_BPM = 220;
@@ -123,10 +123,11 @@ export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autoco
 /** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
 export function metricalLevelPeriod(onset: Float32Array, period: number, frameRate: number): number {
   const fastestPeriod = (60 * frameRate) / MAX_BPM;
+  const offbeatRatio = offbeatRatios(onset, frameRate);
   while (
     period / 2 >= fastestPeriod &&
-    offbeatRatio(onset, period, frameRate) >= UNACCENTED_OFFBEAT_RATIO &&
-    offbeatRatio(onset, period / 2, frameRate) <= CLEAN_PULSE_OFFBEAT_RATIO
+    offbeatRatio(period) >= UNACCENTED_OFFBEAT_RATIO &&
+    offbeatRatio(period / 2) <= CLEAN_PULSE_OFFBEAT_RATIO
   ) {
     period /= 2;
   }
