@@ -131,13 +131,14 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, maxChecks = 
   const preferred = endings.next().value;
   if (befores.length === 0 || !preferred) return undefined;
   const choices = pairs(befores, preferred);
+  const inOrder = function* () {
+    yield* choices.slice(0, MAX_PEAK_CHECKS);
+    yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
+    for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
+  };
+  // Within the budget, and not playing the avoided source time.
   const candidates = function* () {
     let checks = 0;
-    const inOrder = function* () {
-      yield* choices.slice(0, MAX_PEAK_CHECKS);
-      yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
-      for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
-    };
     for (const choice of inOrder()) {
       if (avoid !== undefined && choice.runs.some((run) => avoid >= run.sourceStart && avoid < run.sourceStart + run.length)) continue;
       if (++checks > maxChecks) return;
