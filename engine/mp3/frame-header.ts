@@ -37,9 +37,17 @@ export function maxReservoirBytes(samplesPerFrame: number): number {
   return samplesPerFrame === MPEG1_FRAME_SAMPLES ? 511 : 255;
 }
 
-const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
+/** MPEG-1 layer III bitrates (kbps) by the header's bitrate index (0: free format). */
+export const MPEG1_BITRATES_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
 const BITRATES_V2 = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
-const SAMPLE_RATES: Record<string, number[]> = { '1': [44100, 48000, 32000], '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
+/** MPEG-1 sample rates by the header's sample-rate index. */
+export const MPEG1_SAMPLE_RATES = [44100, 48000, 32000];
+const SAMPLE_RATES: Record<string, number[]> = { '1': MPEG1_SAMPLE_RATES, '2': [22050, 24000, 16000], '2.5': [11025, 12000, 8000] };
+
+/** Bytes of a layer III frame at this bitrate and sample rate, with its padding byte (0 or 1). */
+export function frameBytesOf(samplesPerFrame: number, bitrateKbps: number, sampleRate: number, padding: number): number {
+  return Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
+}
 
 /** Parses the 4-byte header at `offset`; undefined if it is not a valid layer III header. */
 export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader | undefined {
@@ -56,12 +64,12 @@ export function parseFrameHeader(bytes: Uint8Array, offset: number): FrameHeader
   if (bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return undefined; // free format, bad, reserved
   const version = versionBits === 3 ? 1 : versionBits === 2 ? 2 : 2.5;
   const sampleRate = SAMPLE_RATES[String(version)][rateIndex];
-  const bitrateKbps = (version === 1 ? BITRATES_V1 : BITRATES_V2)[bitrateIndex];
+  const bitrateKbps = (version === 1 ? MPEG1_BITRATES_KBPS : BITRATES_V2)[bitrateIndex];
   const padding = (b2 >> 1) & 1;
   const channels = b3 >> 6 === 3 ? 1 : 2;
   const hasCrc = (b1 & 1) === 0;
   const samplesPerFrame = version === 1 ? MPEG1_FRAME_SAMPLES : 576;
-  const frameBytes = Math.floor(((samplesPerFrame / 8) * bitrateKbps * 1000) / sampleRate) + padding;
+  const frameBytes = frameBytesOf(samplesPerFrame, bitrateKbps, sampleRate, padding);
   return {
     version,
     sampleRate,

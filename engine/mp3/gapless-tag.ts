@@ -1,7 +1,7 @@
 // The Xing/Info frame with its LAME extension: frame count, byte count, seek table, and the
 // encoder delay and padding that let gapless decoders (mpg123, ffmpeg) return exactly the
 // encoded samples. We read it from ingested files and write it in front of every clip we encode.
-import type { FrameHeader } from './frame-header.ts';
+import { type FrameHeader, frameBytesOf, MPEG1_BITRATES_KBPS, MPEG1_FRAME_SAMPLES, MPEG1_SAMPLE_RATES } from './frame-header.ts';
 
 export interface GaplessInfo {
   /** Audio frames, not counting the tag frame. */
@@ -70,10 +70,10 @@ export function buildInfoFrame(options: {
   audioBytes: number;
   frameOffsets: ArrayLike<number>;
 }): Uint8Array {
-  const rateIndex = [44100, 48000, 32000].indexOf(options.sampleRate);
-  const bitrateIndex = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320].indexOf(options.bitrateKbps);
+  const rateIndex = MPEG1_SAMPLE_RATES.indexOf(options.sampleRate);
+  const bitrateIndex = MPEG1_BITRATES_KBPS.indexOf(options.bitrateKbps);
   if (rateIndex < 0 || bitrateIndex <= 0) throw new Error('Info frame: unsupported sample rate or bitrate');
-  const frameBytes = Math.floor((144 * options.bitrateKbps * 1000) / options.sampleRate);
+  const frameBytes = frameBytesOf(MPEG1_FRAME_SAMPLES, options.bitrateKbps, options.sampleRate, 0);
   const frame = new Uint8Array(frameBytes);
   const view = new DataView(frame.buffer);
   // MPEG-1, layer III, no CRC; bitrate, rate, no padding; joint stereo.

@@ -14,14 +14,14 @@
 //   we replaced), so those bytes are written into the unused tail of the replaced frames' data.
 //   When that tail is too short, the frame before the junction is re-labelled at a higher
 //   bitrate (a larger frame, as in VBR streams) to make room.
-import { parseFrameHeader } from './frame-header.ts';
+import { frameBytesOf, MPEG1_BITRATES_KBPS, MPEG1_FRAME_SAMPLES, parseFrameHeader } from './frame-header.ts';
 import { readSideInfo, type SideInfo } from './side-info.ts';
 import { indexFrames, type FrameIndex } from './frame-index.ts';
 import { buildInfoFrame, DECODER_DELAY } from './gapless-tag.ts';
 import { defaultEncoder, LAME_ENCODER_DELAY } from './encoders.ts';
 import { DEFAULT_BITRATE_KBPS } from './encode.ts';
 
-const FRAME = 1152;
+const FRAME = MPEG1_FRAME_SAMPLES;
 const SAMPLE_RATE = 44100;
 /** Re-encoded at each edge at least this long (covers the de-click ramp and the cut). */
 const MIN_EDGE_SAMPLES = Math.round(0.1 * SAMPLE_RATE);
@@ -112,12 +112,6 @@ function writeReservoir(frames: Uint8Array[], dataOffsets: number[], reservoir: 
   }
 }
 
-const BITRATES_KBPS = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
-
-function frameLength(bitrateKbps: number, padding: number): number {
-  return Math.floor((144 * bitrateKbps * 1000) / SAMPLE_RATE) + padding;
-}
-
 /**
  * The same frame (header, side info, data) re-labelled at the lowest higher bitrate that adds at
  * least `extra` bytes of data area, zero-filled; undefined if even 320 kbps is not enough.
@@ -125,8 +119,8 @@ function frameLength(bitrateKbps: number, padding: number): number {
 function enlargeFrame(frame: Uint8Array, extra: number): Uint8Array | undefined {
   const bitrateIndex = frame[2] >> 4;
   const padding = (frame[2] >> 1) & 1;
-  for (let index = bitrateIndex + 1; index < BITRATES_KBPS.length; index++) {
-    const length = frameLength(BITRATES_KBPS[index], padding);
+  for (let index = bitrateIndex + 1; index < MPEG1_BITRATES_KBPS.length; index++) {
+    const length = frameBytesOf(FRAME, MPEG1_BITRATES_KBPS[index], SAMPLE_RATE, padding);
     if (length - frame.length < extra) continue;
     const out = new Uint8Array(length);
     out.set(frame);
