@@ -4,11 +4,14 @@
 // a clip built around a modest climax may hold a bigger entrance from elsewhere. The clip's
 // climax is what the caller asked for at H, not which bar of the track it is; so the edit then
 // anchors on other entrances: the peak rule's choice among the beats that leave room on both
-// sides, then the loudest section starts that do.
+// sides, then the loudest section starts that do; and when none of those lands, where the clip
+// of a plan that missed hears its own peak (heardAnchor).
 import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
 import { frameAtSeconds } from '../analysis/spectrogram.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
+import { LANDING_SECONDS, sourceBeatPeakSeconds } from './peak-landing.ts';
+import type { Run } from './plan.ts';
 
 /** Other anchors tried at most (about 1 ms each): a bound on a plan's time (3: p99 +0.5 ms in process). */
 const MAX_OTHER_ANCHORS = 2;
@@ -49,4 +52,51 @@ export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis
     if (peaks.length === MAX_OTHER_ANCHORS) break;
   }
   return peaks.map((peakSeconds) => ({ ...analysis, peakSeconds }));
+}
+
+/** The source time that plays at `clipSeconds` of the runs; undefined past their end. */
+function sourceTimeAt(runs: Run[], clipSeconds: number): number | undefined {
+  let start = 0;
+  for (const run of runs) {
+    if (clipSeconds < start + run.length) return run.sourceStart + (clipSeconds - start);
+    start += run.length;
+  }
+  return undefined;
+}
+
+/** The source beat nearest to `seconds`. */
+function nearestBeat(beats: Float32Array, seconds: number): number {
+  let nearest = beats[0] ?? seconds;
+  for (const t of beats) if (Math.abs(t - seconds) < Math.abs(nearest - seconds)) nearest = t;
+  return nearest;
+}
+
+/** An anchor and the hit point its plans land at on the source's own beats (sourceBeatLanding). */
+export interface HeardAnchor {
+  analysis: Analysis;
+  sourceBeatHit: number;
+}
+
+/** The anchor a clip's peak at `heard` seconds makes (undefined: at H, past the runs, or one of `tried`). */
+function anchorAt(analysis: Analysis, runs: Run[], hit: number, heard: number | undefined, tried: number[]): HeardAnchor | undefined {
+  const source = heard === undefined ? undefined : sourceTimeAt(runs, heard);
+  if (heard === undefined || source === undefined || Math.abs(heard - hit) <= LANDING_SECONDS) return undefined;
+  if (tried.some((anchor) => Math.abs(anchor - source) <= LANDING_SECONDS)) return undefined;
+  return { analysis: { ...analysis, peakSeconds: source }, sourceBeatHit: hit - (source - nearestBeat(analysis.beatTimesSeconds, source)) };
+}
+
+/**
+ * The anchor the clip of `runs` itself hears, given where its own analysis puts its peak
+ * (`trackedPeak`, seconds of the clip, not at H): a plan whose clip hears its peak elsewhere
+ * tells where a plan should anchor (a climax as loud as the bar after it, a bigger entrance later
+ * in the run through the peak, a quieter one whose rise the clip's lead-in makes clearer), and
+ * anchored there, that material plays around H. First where the peak rule puts the peak on the
+ * source's own beats as the runs play them; when that is H or an anchor already `tried`, the
+ * tracked peak itself, which may sit a fraction of a beat off the source's beats: its plans then
+ * land at H on the tracked beats, which on the source's own beats means the source beat nearest
+ * the anchor, as far from H as that beat is from the anchor. Undefined when neither is new.
+ */
+export function heardAnchor(grid: BarGrid, runs: Run[], hit: number, trackedPeak: number, tried: number[]): HeardAnchor | undefined {
+  const { analysis } = grid;
+  return anchorAt(analysis, runs, hit, sourceBeatPeakSeconds(analysis, runs), tried) ?? anchorAt(analysis, runs, hit, trackedPeak, tried);
 }

@@ -14,7 +14,7 @@ import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
 
 /** The analysis's landing tolerance for a hit point (the 25 ms). */
-const LANDING_SECONDS = 0.025;
+export const LANDING_SECONDS = 0.025;
 /**
  * A landing is sure when the peak's rise outscores any rise into another entrance by this much
  * (in units of the loudest beat's level). The clip the listener gets is this plan re-encoded and
@@ -77,6 +77,23 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
   return landingOn(runBeats(analysis, runs, rate), envelopeOf(analysis.rms, runs, rate), rate, hitSeconds);
 }
 
+/** The clip's own RMS and onset envelopes, and the beat period its tempo estimate gives (frames). */
+function clipEnvelopes(analysis: Analysis, runs: Run[]): { rms: Float32Array; onset: Float32Array; periodFrames: number } {
+  const rate = analysis.frameRate;
+  const onset = envelopeOf(analysis.onset, runs, rate);
+  // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
+  // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
+  return { rms: envelopeOf(analysis.rms, runs, rate), onset, periodFrames: tempoPeriodFrames(onset, rate, autocorrelationByFft) };
+}
+
+/** Where the peak rule puts the clip's peak on the source's own beats as the runs play them, in seconds of the clip; undefined without beats. */
+export function sourceBeatPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
+  const rate = analysis.frameRate;
+  const beats = runBeats(analysis, runs, rate);
+  const { beat } = peakChoice(beats, envelopeOf(analysis.rms, runs, rate), rate);
+  return beat < 0 ? undefined : frameSeconds(beats[beat], rate);
+}
+
 /**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
@@ -85,13 +102,18 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
-  const rms = envelopeOf(analysis.rms, runs, rate);
-  const onset = envelopeOf(analysis.onset, runs, rate);
-  // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
-  // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
-  const periodFrames = tempoPeriodFrames(onset, rate, autocorrelationByFft);
+  const { rms, onset, periodFrames } = clipEnvelopes(analysis, runs);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, rms, rate, hitSeconds) === 'miss') return 'miss';
   return landingOn(beatFrames(onset, periodFrames), rms, rate, hitSeconds);
+}
+
+/** Where the clip's own analysis puts its peak, in seconds of the clip; undefined when it tracks no beat. */
+export function trackedPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
+  const rate = analysis.frameRate;
+  const { rms, onset, periodFrames } = clipEnvelopes(analysis, runs);
+  const beats = beatFrames(onset, periodFrames);
+  const { beat } = peakChoice(beats, rms, rate);
+  return beat < 0 ? undefined : frameSeconds(beats[beat], rate);
 }

@@ -1,0 +1,42 @@
+// Edits of real recordings whose plans on the track's peak and on its other entrances all land
+// the clip's own peak elsewhere (Debian's hyperrogue-music): the edit then anchors where such a
+// clip hears its peak, and the decoded clip, analysed on its own, has its peak within 25 ms of H.
+// Skips when the package or ffmpeg is absent (the suite must pass without).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
+import { indexFrames } from '../../engine/mp3/frame-index.ts';
+import { decodeAll } from '../../engine/mp3/decode.ts';
+import { makeClip } from '../../engine/clip.ts';
+import { PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
+import { decodePiece, hasTool, soundtrackFiles } from '../support/soundtracks.ts';
+
+const HIT_TOLERANCE_SECONDS = 0.025;
+/** Edits that missed by 1 to 35 s before heard anchors (a bigger entrance later in the clip, or earlier). */
+const EDITS = [
+  { piece: 'hr3-icyland.ogg', duration: 45, hit: 8.56 },
+  { piece: 'hr3-icyland.ogg', duration: 60, hit: 10.2 },
+  { piece: 'hr3-jungle.ogg', duration: 20, hit: 16.92 },
+];
+
+const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
+const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg and hyperrogue-music' : false;
+
+test('edits whose plans on the track\'s peak and other entrances all miss: anchored where the clip hears its peak, the peak lands at H', { skip }, async () => {
+  for (const piece of new Set(EDITS.map((edit) => edit.piece))) {
+    const pcm = decodePiece(file(piece)!)!;
+    const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
+    const index = indexFrames(mp3);
+    const analysis = analysePcm(await decodeAll(mp3, index));
+    for (const { duration, hit } of EDITS.filter((edit) => edit.piece === piece)) {
+      const what = `${piece} D=${duration} H=${hit}`;
+      const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+      const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+      assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
+      const peak = analysePcm(decoded).peakSeconds;
+      assert.ok(Math.abs(peak - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the clip's own peak at ${peak.toFixed(3)}`);
+    }
+  }
+});
