@@ -4,6 +4,7 @@
 // peak - H (within 1 s, snapped to a beat) so the climax lands at H.
 import type { Analysis } from './analysis/analyse.ts';
 import { EngineError } from './errors.ts';
+import { nearestTime } from './analysis/beats.ts';
 
 export const MIN_CLIP_SECONDS = 10;
 export const MAX_CLIP_SECONDS = 300;
@@ -24,16 +25,8 @@ interface Candidate {
 }
 
 function nearestDistance(sorted: Float32Array, t: number): number {
-  let lo = 0, hi = sorted.length - 1;
-  if (hi < 0) return Infinity;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  let best = Math.abs(sorted[lo] - t);
-  if (lo > 0) best = Math.min(best, Math.abs(sorted[lo - 1] - t));
-  return best;
+  const nearest = nearestTime(sorted, t);
+  return nearest === undefined ? Infinity : Math.abs(nearest - t);
 }
 
 function meanOver(values: Float32Array, frameRate: number, from: number, to: number): number {

@@ -175,3 +175,15 @@ export function tempoFromBeatsBpm(beatTimesSeconds: Float32Array, fallbackBpm: n
   const slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
   return slope > 0 ? 60 / slope : fallbackBpm;
 }
+
+/** The time in `sorted` (ascending seconds: beats, bar lines) nearest to `t`; undefined when empty. */
+export function nearestTime(sorted: Float32Array, t: number): number | undefined {
+  let lo = 0, hi = sorted.length - 1;
+  if (hi < 0) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && Math.abs(sorted[lo - 1] - t) <= Math.abs(sorted[lo] - t) ? sorted[lo - 1] : sorted[lo];
+}

@@ -10,7 +10,8 @@ import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
 import { frameAtSeconds } from '../analysis/spectrogram.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
-import { LANDING_SECONDS, sourceBeatPeakSeconds } from './peak-landing.ts';
+import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
+import { nearestTime } from '../analysis/beats.ts';
 import type { Run } from './plan.ts';
 
 /** Other anchors tried at most (about 1 ms each): a bound on a plan's time (3: p99 +0.5 ms in process). */
@@ -54,21 +55,19 @@ export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis
   return peaks.map((peakSeconds) => ({ ...analysis, peakSeconds }));
 }
 
-/** The source time that plays at `clipSeconds` of the runs; undefined past their end. */
-function sourceTimeAt(runs: Run[], clipSeconds: number): number | undefined {
+/**
+ * The source time that plays at `clipSeconds` of the runs; undefined past their end. A time less
+ * than `slackSeconds` before a run's start is that start: a beat on a run's first frame is
+ * rounded to the frame grid, and may fall that far before it.
+ */
+function sourceTimeAt(runs: Run[], clipSeconds: number, slackSeconds: number): number | undefined {
   let start = 0;
-  for (const run of runs) {
-    if (clipSeconds < start + run.length) return run.sourceStart + (clipSeconds - start);
-    start += run.length;
+  for (let i = 0; i < runs.length; i++) {
+    const end = start + runs[i].length;
+    if (clipSeconds < end - (i + 1 < runs.length ? slackSeconds : 0)) return runs[i].sourceStart + Math.max(0, clipSeconds - start);
+    start = end;
   }
   return undefined;
-}
-
-/** The source beat nearest to `seconds`. */
-function nearestBeat(beats: Float32Array, seconds: number): number {
-  let nearest = beats[0] ?? seconds;
-  for (const t of beats) if (Math.abs(t - seconds) < Math.abs(nearest - seconds)) nearest = t;
-  return nearest;
 }
 
 /** An anchor and the hit point its plans land at on the source's own beats (sourceBeatLanding). */
@@ -77,12 +76,13 @@ export interface HeardAnchor {
   sourceBeatHit: number;
 }
 
-/** The anchor a clip's peak at `heard` seconds makes (undefined: at H, past the runs, or one of `tried`). */
-function anchorAt(analysis: Analysis, runs: Run[], hit: number, heard: number | undefined, tried: number[]): HeardAnchor | undefined {
-  const source = heard === undefined ? undefined : sourceTimeAt(runs, heard);
-  if (heard === undefined || source === undefined || Math.abs(heard - hit) <= LANDING_SECONDS) return undefined;
+/** The anchor a clip's peak makes; undefined when there is none, it plays at H, or it is one of `tried` (source seconds). */
+function anchorAt(analysis: Analysis, hit: number, peak: ClipPeak | undefined, tried: number[]): HeardAnchor | undefined {
+  if (!peak || Math.abs(peak.clipSeconds - hit) <= LANDING_SECONDS) return undefined;
+  const source = peak.sourceSeconds;
   if (tried.some((anchor) => Math.abs(anchor - source) <= LANDING_SECONDS)) return undefined;
-  return { analysis: { ...analysis, peakSeconds: source }, sourceBeatHit: hit - (source - nearestBeat(analysis.beatTimesSeconds, source)) };
+  const beat = nearestTime(analysis.beatTimesSeconds, source) ?? source;
+  return { analysis: { ...analysis, peakSeconds: source }, sourceBeatHit: hit - (source - beat) };
 }
 
 /**
@@ -98,5 +98,8 @@ function anchorAt(analysis: Analysis, runs: Run[], hit: number, heard: number | 
  */
 export function heardAnchor(grid: BarGrid, runs: Run[], hit: number, trackedPeak: number, tried: number[]): HeardAnchor | undefined {
   const { analysis } = grid;
-  return anchorAt(analysis, runs, hit, sourceBeatPeakSeconds(analysis, runs), tried) ?? anchorAt(analysis, runs, hit, trackedPeak, tried);
+  const halfFrame = 0.5 / analysis.frameRate;
+  const tracked = sourceTimeAt(runs, trackedPeak, halfFrame);
+  return anchorAt(analysis, hit, sourceBeatPeak(analysis, runs), tried)
+    ?? anchorAt(analysis, hit, tracked === undefined ? undefined : { clipSeconds: trackedPeak, sourceSeconds: tracked }, tried);
 }

@@ -40,13 +40,18 @@ function envelopeOf(values: Float32Array, runs: Run[], rate: number): Float32Arr
   return out;
 }
 
-/** The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly finds again. */
-function runBeats(analysis: Analysis, runs: Run[], rate: number): Int32Array {
+/**
+ * The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly
+ * finds again. With `sourceSeconds`, each beat's source time is pushed there too, in the same order.
+ */
+function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?: number[]): Int32Array {
   const frames: number[] = [];
   let clipSeconds = 0;
   for (const run of runs) {
     for (const t of analysis.beatTimesSeconds) {
-      if (t >= run.sourceStart && t < run.sourceStart + run.length) frames.push(frameAtSeconds(clipSeconds + t - run.sourceStart, rate));
+      if (t < run.sourceStart || t >= run.sourceStart + run.length) continue;
+      frames.push(frameAtSeconds(clipSeconds + t - run.sourceStart, rate));
+      sourceSeconds?.push(t);
     }
     clipSeconds += run.length;
   }
@@ -60,10 +65,16 @@ function halfRate(onset: Float32Array): Float32Array {
   return half;
 }
 
+/** The peak rule's choice on the given beat frames: the index of the peak beat (-1 without beats), its time in the clip and its margin. */
+function peakOn(beats: Int32Array, rms: Float32Array, rate: number): { beat: number; seconds: number; margin: number } {
+  const { beat, margin } = peakChoice(beats, rms, rate);
+  return { beat, seconds: beat < 0 ? NaN : frameSeconds(beats[beat], rate), margin };
+}
+
 /** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
 function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
-  const { beat, margin } = peakChoice(beats, rms, rate);
-  if (beat < 0 || Math.abs(frameSeconds(beats[beat], rate) - hitSeconds) > LANDING_SECONDS) return 'miss';
+  const { beat, seconds, margin } = peakOn(beats, rms, rate);
+  if (beat < 0 || Math.abs(seconds - hitSeconds) > LANDING_SECONDS) return 'miss';
   return margin >= SURE_MARGIN ? 'sure' : 'thin';
 }
 
@@ -86,12 +97,18 @@ function clipEnvelopes(analysis: Analysis, runs: Run[]): { rms: Float32Array; on
   return { rms: envelopeOf(analysis.rms, runs, rate), onset, periodFrames: tempoPeriodFrames(onset, rate, autocorrelationByFft) };
 }
 
-/** Where the peak rule puts the clip's peak on the source's own beats as the runs play them, in seconds of the clip; undefined without beats. */
-export function sourceBeatPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
+/** A clip's peak: where it plays in the clip and which source time plays there. */
+export interface ClipPeak {
+  clipSeconds: number;
+  sourceSeconds: number;
+}
+
+/** Where the peak rule puts the clip's peak on the source's own beats as the runs play them (microseconds); undefined without beats. */
+export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | undefined {
   const rate = analysis.frameRate;
-  const beats = runBeats(analysis, runs, rate);
-  const { beat } = peakChoice(beats, envelopeOf(analysis.rms, runs, rate), rate);
-  return beat < 0 ? undefined : frameSeconds(beats[beat], rate);
+  const sourceSeconds: number[] = [];
+  const { beat, seconds } = peakOn(runBeats(analysis, runs, rate, sourceSeconds), envelopeOf(analysis.rms, runs, rate), rate);
+  return beat < 0 ? undefined : { clipSeconds: seconds, sourceSeconds: sourceSeconds[beat] };
 }
 
 /**
@@ -109,11 +126,10 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   return landingOn(beatFrames(onset, periodFrames), rms, rate, hitSeconds);
 }
 
-/** Where the clip's own analysis puts its peak, in seconds of the clip; undefined when it tracks no beat. */
+/** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
 export function trackedPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
   const rate = analysis.frameRate;
   const { rms, onset, periodFrames } = clipEnvelopes(analysis, runs);
-  const beats = beatFrames(onset, periodFrames);
-  const { beat } = peakChoice(beats, rms, rate);
-  return beat < 0 ? undefined : frameSeconds(beats[beat], rate);
+  const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), rms, rate);
+  return beat < 0 ? undefined : seconds;
 }
