@@ -76,6 +76,7 @@ function lifetimeSeconds(): number {
 export interface PoolUse {
   /** Connections open or being opened (idle ones close after IDLE_TIMEOUT_S). */
   open: number;
+  /** The pool's `max`, and one more once it listens (postgres.js's LISTEN connection). */
   max: number;
 }
 
@@ -135,9 +136,31 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
     // int8 ids and counts as JS numbers: ours stay far below 2^53.
     types: { int8: { to: 20, from: [20], serialize: (n: number) => String(n), parse: (s: string) => Number(s) } },
   });
+  // postgres.js gives sql.listen a connection of its own, beyond `max`: a pool that listens may open one more.
+  const listen = sql.listen;
+  let listening = false;
+  sql.listen = ((...args: Parameters<typeof listen>) => {
+    if (!listening) use.max += 1;
+    listening = true;
+    return listen(...args);
+  }) as typeof listen;
   const limited = limitConnectionWaits(sql, options.connectionWaitMs ?? Infinity);
   poolUses.set(limited, use);
   return limited;
+}
+
+/**
+ * Opens all of a pool's connections at once: one statement each, sent together, since postgres.js
+ * gives a statement that finds no idle connection to a closed one to connect. Without it a server's
+ * first burst paid for the connects, all at once, and on a loaded machine some took longer than
+ * the statements queued behind them may wait (SERVER_CONNECTION_WAIT_MS): a database that was there
+ * answered 503 (test/two-processes.test.ts, 200 requests on two processes, failed so in CI). Four
+ * pools of 16, 100 statements each at once, with six busy loops on the 2 cores: cold, the slowest
+ * waited 1.0-1.4 s and 57 of 400 failed in one of two rounds; opened first, 92-107 ms and none
+ * (.scratch/coldburst.mts). Idle connections still close after IDLE_TIMEOUT_S.
+ */
+export async function openEveryConnection(sql: Sql): Promise<void> {
+  await Promise.all(Array.from({ length: poolUse(sql).max }, () => sql`SELECT 1`));
 }
 
 /** Ends a pool without waiting long for statements still running (see CLOSE_TIMEOUT_S). */
@@ -156,6 +179,8 @@ export interface OpenDatabaseOptions {
   adoptOrphan?: boolean;
   /** The API server: bounded waits for a connection (see ConnectOptions.connectionWaitMs). */
   connectionWaitMs?: number;
+  /** The API server: open every connection of both pools before serving (see openEveryConnection). */
+  openEveryConnection?: boolean;
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -165,6 +190,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false, connectionWaitMs: options.connectionWaitMs });
   try {
     await migrate(sql);
+    if (options.openEveryConnection) await Promise.all([openEveryConnection(sql), openEveryConnection(relaxedSql)]);
   } catch (err) {
     await Promise.all([endSql(sql), endSql(relaxedSql)]);
     await embedded?.stop();

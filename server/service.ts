@@ -57,7 +57,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const log = problemLog(logger);
   const metrics = config.metrics === undefined ? undefined : createMetrics();
   // The server is the one process that adopts an embedded database orphaned by its own crash.
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true, connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, adoptOrphan: true, connectionWaitMs: SERVER_CONNECTION_WAIT_MS, openEveryConnection: true });
   const { sql } = database;
   // Registering settles the reservations and Idempotency-Keys of processes that died (kill -9).
   const registration = await registerProcess(sql, log);
