@@ -131,9 +131,10 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  * than a stop on a bar line); last, whatever there is. When the track runs out after its peak and
  * the endings found replay the climax's own bars (which the clip's own analysis may hear as a second,
  * bigger entrance), detours back to earlier bars follow as a last resort. Never an empty list;
- * worked out only as far as they are asked for.
+ * worked out only as far as they are asked for. `count`: how many of each (CANDIDATES_PER_SIDE
+ * unless told).
  */
-export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
+export function* endingsAfterPeak(grid: BarGrid, rest: number, count?: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
   let relaxed: AfterPeak[] | undefined;
   let any = false;
@@ -141,16 +142,16 @@ export function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterP
     for (const isRelaxed of [false, true]) {
       const found = isRelaxed ? (relaxed ??= afterPeaks(grid, rest, true)) : strict;
       const kind = found.filter((choice) => choice.ending === ending);
-      if (kind.length > 0) yield cheapest(kind);
+      if (kind.length > 0) yield cheapest(kind, count);
       any ||= kind.length > 0;
     }
   }
   const remaining = strict.length > 0 ? strict : relaxed!;
-  if (!any && remaining.length > 0) yield cheapest(remaining);
+  if (!any && remaining.length > 0) yield cheapest(remaining, count);
   if (any && runsOutAfterPeak(grid, rest)) {
     for (const isRelaxed of [false, true]) {
       const detours = detoursAfterPeak(grid, rest, isRelaxed);
-      if (detours.length > 0) yield cheapest(detours);
+      if (detours.length > 0) yield cheapest(detours, count);
     }
   }
 }

@@ -48,6 +48,7 @@ export function fewest<T>(items: T[], count: number, compare: (a: T, b: T) => nu
   return kept;
 }
 
-export function cheapest<T extends { cost: number }>(found: T[]): T[] {
-  return fewest(found, CANDIDATES_PER_SIDE, (a, b) => a.cost - b.cost);
+/** The `count` cheapest of `found` (CANDIDATES_PER_SIDE unless told), cheapest first. */
+export function cheapest<T extends { cost: number }>(found: T[], count = CANDIDATES_PER_SIDE): T[] {
+  return fewest(found, count, (a, b) => a.cost - b.cost);
 }

@@ -95,16 +95,19 @@ interface Landed {
  * judged at `sourceBeatHit`: H, or for an anchor off the source's beats, where its nearest source
  * beat plays.
  */
-function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number): Landed | undefined {
+function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity): Landed | undefined {
   const thinOnSourceBeats: { choice: Choice; rank: number }[] = [];
   let firstThin: { choice: Choice; rank: number } | undefined;
+  let tracked = 0;
   const landsSurely = (choice: Choice, rank: number): boolean => {
+    if (++tracked > maxTracked) return false;
     const landing = trackedLanding(analysis, choice.runs, hit);
     if (landing === 'thin' && (!firstThin || rank < firstThin.rank)) firstThin = { choice, rank };
     return landing === 'sure';
   };
   let rank = 0;
   for (const choice of candidates) {
+    if (tracked >= maxTracked) break;
     const onSourceBeats = sourceBeatLanding(analysis, choice.runs, sourceBeatHit);
     if (onSourceBeats === 'thin') thinOnSourceBeats.push({ choice, rank });
     else if (onSourceBeats === 'sure' && landsSurely(choice, rank)) return { choice, landing: 'sure' };
@@ -131,8 +134,8 @@ interface AnchoredOptions {
  * then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
  * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
  * too short to be its peak). When none lands surely, the first that lands at all; when none
- * does, the cheapest with the preferred ending. Undefined when the peak leaves no lead-in or no
- * ending at all. Plans that play the source time `avoid` are not checked (another anchor's plans
+ * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
+ * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time `avoid` are not checked (another anchor's plans
  * that replay the track's own, bigger, peak).
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
@@ -146,18 +149,66 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks 
     yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
     for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
   };
+  const checked = new Set<string>();
   // Within the budget, and not playing the avoided source time.
   const candidates = function* () {
     let checks = 0;
     for (const choice of inOrder()) {
-      if (avoid !== undefined && choice.runs.some((run) => avoid >= run.sourceStart && avoid < run.sourceStart + run.length)) continue;
+      if (plays(choice, avoid)) continue;
       if (++checks > maxChecks) return;
+      checked.add(planKey(choice));
       yield choice;
     }
   };
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit);
+  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid, duration, hit, { avoid, sourceBeatHit }, checked);
   return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
+}
+
+/** Whether a plan plays the source time `at`. */
+function plays(choice: Choice, at: number | undefined): boolean {
+  return at !== undefined && choice.runs.some((run) => at >= run.sourceStart && at < run.sourceStart + run.length);
+}
+
+/** A plan's runs as a string: the same plan reached twice is checked once. */
+function planKey(choice: Choice): string {
+  return choice.runs.map((run) => `${run.sourceStart}+${run.length}`).join(' ');
+}
+
+/** Lead-ins, and endings of each kind, the wide search pairs (the first checks pair CANDIDATES_PER_SIDE). */
+const WIDE_PER_SIDE = 24;
+/** Plans the wide search screens on the source's own beats (~40 us each on a 60 s edit), cheapest first. */
+const WIDE_SCREENS = 64;
+/**
+ * Plans the wide search beat-tracks (~1.4 ms each on a 60 s edit): those that land on the
+ * source's beats. Of 41 held-out edits that missed (`EDITS_ALL_SEED=9001 npm run bench --
+ * edits-all`), 12 landed with 64 screens and 3 tracked, 13 with 128 and 6, 16 with 400 and 16;
+ * the plan bench's own requests (1.5% of them search wide) took p99 ~7, ~12 and more ms in-process
+ * against ~5 without (.scratch/benchplans.mts).
+ */
+const WIDE_TRACKED = 3;
+
+/**
+ * When none of the first checks lands: more lead-ins and endings, each kind of ending in order of
+ * preference and its pairs cheapest first, screened on the source's own beats as they play (a miss
+ * there is final, and costs microseconds), the few that land there beat-tracked. The first checks
+ * count every plan they try against one budget, so a track whose cheapest plans all replay a
+ * louder passage before H ran out of checks on plans that were never going to land.
+ */
+function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, checked: Set<string>): Landed | undefined {
+  const { cheapest: befores } = leadInsBefore(grid, hit, WIDE_PER_SIDE);
+  const endings = [...endingsAfterPeak(grid, duration - hit, WIDE_PER_SIDE)];
+  const candidates = function* () {
+    let screens = 0;
+    for (const afters of endings) {
+      for (const choice of pairs(befores, afters)) {
+        if (plays(choice, avoid) || checked.has(planKey(choice))) continue;
+        if (++screens > WIDE_SCREENS) return;
+        yield choice;
+      }
+    }
+  };
+  return firstLanding(grid.analysis, candidates(), hit, sourceBeatHit, WIDE_TRACKED);
 }
 
 /**
@@ -170,7 +221,8 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks 
 const HEARD_ANCHOR_ROUNDS = 4;
 /**
  * Plans checked per heard anchor (4 landed as many held-out edits as 8). With the rounds, a plan
- * that lands nowhere costs at most 5 tracked peaks and 16 checks more: about 20 ms on a 60 s edit.
+ * that lands nowhere costs at most 5 tracked peaks and 16 checks more: about 20 ms on a 60 s edit;
+ * with a wide search per anchor (64 screens, 3 tracked: ~7 ms each), at most about 70 ms.
  */
 const HEARD_ANCHOR_CHECKS = 4;
 
