@@ -149,14 +149,14 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks 
     yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
     for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
   };
-  const checked = new Set<string>();
+  const checked: Choice[] = [];
   // Within the budget, and not playing the avoided source time.
   const candidates = function* () {
     let checks = 0;
     for (const choice of inOrder()) {
       if (plays(choice, avoid)) continue;
       if (++checks > maxChecks) return;
-      checked.add(planKey(choice));
+      checked.push(choice);
       yield choice;
     }
   };
@@ -195,14 +195,16 @@ const WIDE_TRACKED = 3;
  * count every plan they try against one budget, so a track whose cheapest plans all replay a
  * louder passage before H ran out of checks on plans that were never going to land.
  */
-function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, checked: Set<string>): Landed | undefined {
+function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, checked: Choice[]): Landed | undefined {
+  // Keyed here, not as they are checked: most plans land in the first checks and never get here.
+  const checkedKeys = new Set(checked.map(planKey));
   const { cheapest: befores } = leadInsBefore(grid, hit, WIDE_PER_SIDE);
   const endings = [...endingsAfterPeak(grid, duration - hit, WIDE_PER_SIDE)];
   const candidates = function* () {
     let screens = 0;
     for (const afters of endings) {
       for (const choice of pairs(befores, afters)) {
-        if (plays(choice, avoid) || checked.has(planKey(choice))) continue;
+        if (plays(choice, avoid) || checkedKeys.has(planKey(choice))) continue;
         if (++screens > WIDE_SCREENS) return;
         yield choice;
       }

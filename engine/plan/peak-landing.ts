@@ -71,11 +71,21 @@ function peakOn(beats: Int32Array, rms: Float32Array, rate: number): { beat: num
   return { beat, seconds: beat < 0 ? NaN : frameSeconds(beats[beat], rate), margin };
 }
 
-/** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
-function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
-  const { beat, seconds, margin } = peakOn(beats, rms, rate);
+/** Where the peak rule's choice puts the clip's peak relative to `hitSeconds`. */
+function landingOf({ beat, seconds, margin }: ReturnType<typeof peakOn>, hitSeconds: number): Landing {
   if (beat < 0 || Math.abs(seconds - hitSeconds) > LANDING_SECONDS) return 'miss';
   return margin >= SURE_MARGIN ? 'sure' : 'thin';
+}
+
+/** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
+function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
+  return landingOf(peakOn(beats, rms, rate), hitSeconds);
+}
+
+/** The peak rule's choice on the source's own beats as the runs play them; with `sourceSeconds`, each beat's source time is pushed there. */
+function peakOnSourceBeats(analysis: Analysis, runs: Run[], sourceSeconds?: number[]): ReturnType<typeof peakOn> {
+  const rate = analysis.frameRate;
+  return peakOn(runBeats(analysis, runs, rate, sourceSeconds), envelopeOf(analysis.rms, runs, rate), rate);
 }
 
 /**
@@ -84,8 +94,7 @@ function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSecond
  * clip's verdict; a sure or thin landing still needs trackedLanding.
  */
 export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
-  const rate = analysis.frameRate;
-  return landingOn(runBeats(analysis, runs, rate), envelopeOf(analysis.rms, runs, rate), rate, hitSeconds);
+  return landingOf(peakOnSourceBeats(analysis, runs), hitSeconds);
 }
 
 /** The clip's own RMS and onset envelopes, and the beat period its tempo estimate gives (frames). */
@@ -105,9 +114,8 @@ export interface ClipPeak {
 
 /** Where the peak rule puts the clip's peak on the source's own beats as the runs play them (microseconds); undefined without beats. */
 export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | undefined {
-  const rate = analysis.frameRate;
   const sourceSeconds: number[] = [];
-  const { beat, seconds } = peakOn(runBeats(analysis, runs, rate, sourceSeconds), envelopeOf(analysis.rms, runs, rate), rate);
+  const { beat, seconds } = peakOnSourceBeats(analysis, runs, sourceSeconds);
   return beat < 0 ? undefined : { clipSeconds: seconds, sourceSeconds: sourceSeconds[beat] };
 }
 
