@@ -176,14 +176,20 @@ export function tempoFromBeatsBpm(beatTimesSeconds: Float32Array, fallbackBpm: n
   return slope > 0 ? 60 / slope : fallbackBpm;
 }
 
-/** The time in `sorted` (ascending seconds: beats, bar lines) nearest to `t`; undefined when empty. */
-export function nearestTime(sorted: Float32Array, t: number): number | undefined {
-  let lo = 0, hi = sorted.length - 1;
-  if (hi < 0) return undefined;
+/** The index of the first time in `sorted` (ascending seconds) at or after `t`; sorted.length when none is. */
+export function firstAtOrAfter(sorted: Float32Array, t: number): number {
+  let lo = 0, hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (sorted[mid] < t) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** The time in `sorted` (ascending seconds: beats, bar lines) nearest to `t`; undefined when empty. */
+export function nearestTime(sorted: Float32Array, t: number): number | undefined {
+  if (sorted.length === 0) return undefined;
+  const lo = Math.min(firstAtOrAfter(sorted, t), sorted.length - 1);
   return lo > 0 && Math.abs(sorted[lo - 1] - t) <= Math.abs(sorted[lo] - t) ? sorted[lo - 1] : sorted[lo];
 }

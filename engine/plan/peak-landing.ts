@@ -8,7 +8,7 @@
 // margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
 import { peakChoice } from '../analysis/peak.ts';
-import { beatFrames } from '../analysis/beats.ts';
+import { beatFrames, firstAtOrAfter } from '../analysis/beats.ts';
 import { autocorrelationByFft, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
@@ -47,11 +47,12 @@ function envelopeOf(values: Float32Array, runs: Run[], rate: number): Float32Arr
 function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?: number[]): Int32Array {
   const frames: number[] = [];
   let clipSeconds = 0;
+  const beats = analysis.beatTimesSeconds;
   for (const run of runs) {
-    for (const t of analysis.beatTimesSeconds) {
-      if (t < run.sourceStart || t >= run.sourceStart + run.length) continue;
-      frames.push(frameAtSeconds(clipSeconds + t - run.sourceStart, rate));
-      sourceSeconds?.push(t);
+    // Beats are ascending: those in the run start at the first at or after its start.
+    for (let b = firstAtOrAfter(beats, run.sourceStart); b < beats.length && beats[b] < run.sourceStart + run.length; b++) {
+      frames.push(frameAtSeconds(clipSeconds + beats[b] - run.sourceStart, rate));
+      sourceSeconds?.push(beats[b]);
     }
     clipSeconds += run.length;
   }
