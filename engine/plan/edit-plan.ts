@@ -11,8 +11,8 @@ import { type BarGrid, barGrid, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
 import { LANDING_SECONDS, type Landing, sourceBeatLanding, trackedLanding, trackedPeakSeconds } from './peak-landing.ts';
-import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
-import { type LeadIn, leadInsBefore } from './lead-in.ts';
+import { type Choice, JOIN_COST, MIN_PART_SECONDS, cheapest } from './edit-choice.ts';
+import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, endingsAfterPeak } from './after-peak.ts';
 import { heardAnchor, otherAnchors } from './anchor-with-room.ts';
 
@@ -139,7 +139,8 @@ interface AnchoredOptions {
  * that replay the track's own, bigger, peak).
  */
 function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
-  const { cheapest: befores, quietest } = leadInsBefore(grid, hit);
+  const leadIns = leadInCandidates(grid, hit);
+  const { cheapest: befores, quietest } = keptLeadIns(leadIns);
   const endings = endingsAfterPeak(grid, duration - hit);
   const preferred = endings.next().value;
   if (befores.length === 0 || !preferred) return undefined;
@@ -161,7 +162,7 @@ function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks 
     }
   };
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid, duration, hit, { avoid, sourceBeatHit }, checked);
+  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid, duration, hit, { avoid, sourceBeatHit }, leadIns, checked);
   return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
 
@@ -195,10 +196,10 @@ const WIDE_TRACKED = 3;
  * count every plan they try against one budget, so a track whose cheapest plans all replay a
  * louder passage before H ran out of checks on plans that were never going to land.
  */
-function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, checked: Choice[]): Landed | undefined {
+function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIn[], checked: Choice[]): Landed | undefined {
   // Keyed here, not as they are checked: most plans land in the first checks and never get here.
   const checkedKeys = new Set(checked.map(planKey));
-  const { cheapest: befores } = leadInsBefore(grid, hit, WIDE_PER_SIDE);
+  const befores = cheapest(leadIns, WIDE_PER_SIDE);
   const endings = [...endingsAfterPeak(grid, duration - hit, WIDE_PER_SIDE)];
   const candidates = function* () {
     let screens = 0;

@@ -86,24 +86,28 @@ function beforeRms(grid: BarGrid, runs: Run[], peakRunStart: number, hit: number
 /** Lead-ins kept for the quietest run-up to H, besides the cheapest: on a track about as loud all through, the clearest rise. */
 const QUIETEST_LEAD_INS = 3;
 
-/** The cheapest few lead-ins, and apart from them the few whose run-up to H is quietest (equally quiet: the cheaper first). */
-function keptLeadIns(found: LeadIn[], count: number | undefined): { cheapest: LeadIn[]; quietest: LeadIn[] } {
+/**
+ * The cheapest few of `found` (leadInCandidates), and apart from them the few whose run-up to H is
+ * quietest (equally quiet: the cheaper first). `count`: how many of the cheapest (CANDIDATES_PER_SIDE unless told).
+ */
+export function keptLeadIns(found: LeadIn[], count?: number): { cheapest: LeadIn[]; quietest: LeadIn[] } {
   const kept = new Set(cheapest(found, count));
   const rest = found.filter((leadIn) => !kept.has(leadIn));
   return { cheapest: [...kept], quietest: fewest(rest, QUIETEST_LEAD_INS, (a, b) => a.before - b.before || a.cost - b.cost) };
 }
 
 /**
- * The best few lead-ins: of quieter bars with joins within the seam limit, else as abrupt as the
+ * Every lead-in to H: of quieter bars with joins within the seam limit, else as abrupt as the
  * track's most abrupt bar line. An early climax and a late H, or a track as loud all through,
  * leaves none: the lead-in may then be any bars but the climax's own (the peak check still
- * prefers one that leaves the peak at H). `count`: how many of the cheapest (CANDIDATES_PER_SIDE unless told).
+ * prefers one that leaves the peak at H). Worked out once per anchor: the first checks keep a few
+ * (keptLeadIns), a wider search more.
  */
-export function leadInsBefore(grid: BarGrid, hit: number, count?: number): { cheapest: LeadIn[]; quietest: LeadIn[] } {
+export function leadInCandidates(grid: BarGrid, hit: number): LeadIn[] {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
   let found = leadIns(grid, hit, quieter, false);
   if (found.length === 0) found = leadIns(grid, hit, quieter, true);
   if (found.length === 0) found = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
-  return keptLeadIns(found, count);
+  return found;
 }
