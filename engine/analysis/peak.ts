@@ -24,22 +24,43 @@ const SOUNDING_LEAD_SHARE = 0.01;
  */
 const MIN_LEAD_SECONDS = 0.75;
 
-/** RMS (linear) of `rms` over frames [from, to), at least one frame. */
-function energyBetween(rms: Float32Array, from: number, to: number): number {
-  let sum = 0;
-  for (let f = from; f < Math.max(from + 1, to); f++) sum += (rms[f] ?? 0) ** 2;
-  return Math.sqrt(sum / Math.max(1, to - from));
+/**
+ * Frame RMS as the peak rule reads it: how many frames there are, and the sum of squares over
+ * frames [from, to) (frames outside [0, frames) count as silence). A track's analysis reads its
+ * own RMS array (frameLevels); an edit's plan reads the source's as its runs play it, without
+ * laying it out (engine/plan/clip-levels.ts).
+ */
+export interface FrameLevels {
+  frames: number;
+  sumOfSquares(from: number, to: number): number;
+}
+
+/** The levels of an RMS array, summed frame by frame. */
+export function frameLevels(rms: Float32Array): FrameLevels {
+  return {
+    frames: rms.length,
+    sumOfSquares(from, to) {
+      let sum = 0;
+      for (let f = from; f < to; f++) sum += (rms[f] ?? 0) ** 2;
+      return sum;
+    },
+  };
+}
+
+/** RMS (linear) over frames [from, to), at least one frame. */
+function energyBetween(levels: FrameLevels, from: number, to: number): number {
+  return Math.sqrt(levels.sumOfSquares(from, Math.max(from + 1, to)) / Math.max(1, to - from));
 }
 
 /** Each beat's RMS, from the beat to the next (the last beat: one beat period). */
-function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
+function beatEnergies(beatFrames: Int32Array, levels: FrameLevels): Float64Array {
   const n = beatFrames.length;
   // A plain loop: typed-array from() with a map function takes the slow path (~3x the time).
   const energies = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const from = beatFrames[i];
-    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (from - (beatFrames[i - 1] ?? 0)));
-    energies[i] = energyBetween(rms, from, to);
+    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(levels.frames, from + (from - (beatFrames[i - 1] ?? 0)));
+    energies[i] = energyBetween(levels, from, to);
   }
   return energies;
 }
@@ -48,15 +69,15 @@ function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
  * The energies of the beat periods that fit before the first beat (up to WINDOW_BEATS, earliest
  * first) when that stretch sounds (SOUNDING_LEAD_SHARE) for MIN_LEAD_SECONDS or more; otherwise none.
  */
-function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number, frameRate: number): number[] {
+function leadEnergies(beatFrames: Int32Array, levels: FrameLevels, loudest: number, frameRate: number): number[] {
   const n = beatFrames.length;
   if (n < 2) return [];
   const period = (beatFrames[n - 1] - beatFrames[0]) / (n - 1);
   const count = Math.min(WINDOW_BEATS, Math.floor(beatFrames[0] / period));
-  if (count === 0 || beatFrames[0] < MIN_LEAD_SECONDS * frameRate || energyBetween(rms, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
+  if (count === 0 || beatFrames[0] < MIN_LEAD_SECONDS * frameRate || energyBetween(levels, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
   return Array.from({ length: count }, (_, k) => {
     const from = Math.round(beatFrames[0] - (count - k) * period);
-    return energyBetween(rms, from, Math.round(from + period));
+    return energyBetween(levels, from, Math.round(from + period));
   });
 }
 
@@ -70,7 +91,7 @@ export interface PeakChoice {
 
 /** Index into `beatFrames` of the peak beat. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array, frameRate: number): number {
-  return peakChoice(beatFrames, rms, frameRate).beat;
+  return peakChoice(beatFrames, frameLevels(rms), frameRate).beat;
 }
 
 /** Tracked beats (indices into the beat frames, inclusive) the peak may be chosen from. */
@@ -83,12 +104,12 @@ export interface BeatRange {
  * The peak beat (see peakBeat) and its margin over the best rise into any other entrance; with
  * `among`, only those beats are candidates (all beats still give the energy around them).
  */
-export function peakChoice(beatFrames: Int32Array, rms: Float32Array, frameRate: number, among?: BeatRange): PeakChoice {
+export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRate: number, among?: BeatRange): PeakChoice {
   const n = beatFrames.length;
   if (n === 0) return { beat: -1, margin: Infinity };
-  const tracked = beatEnergies(beatFrames, rms);
+  const tracked = beatEnergies(beatFrames, levels);
   const loudest = Math.max(...tracked) || 1;
-  const lead = leadEnergies(beatFrames, rms, loudest, frameRate);
+  const lead = leadEnergies(beatFrames, levels, loudest, frameRate);
   const energy = Float64Array.from([...lead, ...tracked]);
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).

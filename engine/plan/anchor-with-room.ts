@@ -7,7 +7,7 @@
 // sides, then the loudest section starts that do; and when none of those lands, where the clip
 // of a plan that missed hears its own peak (heardAnchor).
 import type { Analysis } from '../analysis/analyse.ts';
-import { peakChoice } from '../analysis/peak.ts';
+import { frameLevels, peakChoice } from '../analysis/peak.ts';
 import { frameAtSeconds } from '../analysis/spectrogram.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
 import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
@@ -31,7 +31,7 @@ function beatsWithRoom(analysis: Analysis, before: number, after: number): { fir
 function peakAmong(analysis: Analysis, first: number, last: number): number | undefined {
   if (first > last) return undefined;
   const frames = Int32Array.from(analysis.beatTimesSeconds, (t) => frameAtSeconds(t, analysis.frameRate));
-  const { beat } = peakChoice(frames, analysis.rms, analysis.frameRate, { first, last });
+  const { beat } = peakChoice(frames, frameLevels(analysis.rms), analysis.frameRate, { first, last });
   return beat >= first && beat <= last ? analysis.beatTimesSeconds[beat] : undefined;
 }
 

@@ -7,11 +7,12 @@
 // them, their tempo estimated and beat-tracked as the analysis does, then the peak rule and its
 // margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
-import { peakChoice } from '../analysis/peak.ts';
+import { type FrameLevels, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, firstAtOrAfter } from '../analysis/beats.ts';
 import { autocorrelationByFft, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
+import { clipLevels, envelopeOf } from './clip-levels.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
 export const LANDING_SECONDS = 0.025;
@@ -25,20 +26,6 @@ const SURE_MARGIN = 0.05;
 
 /** Where a plan's clip has its own peak: at H with a sure margin, at H by a thin one, or elsewhere. */
 export type Landing = 'sure' | 'thin' | 'miss';
-
-/** The source's envelope `values` as the runs play it. */
-function envelopeOf(values: Float32Array, runs: Run[], rate: number): Float32Array {
-  const total = Math.round(runs.reduce((n, r) => n + r.length, 0) * rate);
-  const out = new Float32Array(total);
-  let clipSeconds = 0;
-  for (const run of runs) {
-    const clipFrame = Math.round(clipSeconds * rate), sourceFrame = Math.round(run.sourceStart * rate);
-    const frames = Math.max(0, Math.min(Math.round(run.length * rate), total - clipFrame, values.length - sourceFrame));
-    out.set(values.subarray(sourceFrame, sourceFrame + frames), clipFrame);
-    clipSeconds += run.length;
-  }
-  return out;
-}
 
 /**
  * The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly
@@ -67,8 +54,8 @@ function halfRate(onset: Float32Array): Float32Array {
 }
 
 /** The peak rule's choice on the given beat frames: the index of the peak beat (-1 without beats), its time in the clip and its margin. */
-function peakOn(beats: Int32Array, rms: Float32Array, rate: number): { beat: number; seconds: number; margin: number } {
-  const { beat, margin } = peakChoice(beats, rms, rate);
+function peakOn(beats: Int32Array, levels: FrameLevels, rate: number): { beat: number; seconds: number; margin: number } {
+  const { beat, margin } = peakChoice(beats, levels, rate);
   return { beat, seconds: beat < 0 ? NaN : frameSeconds(beats[beat], rate), margin };
 }
 
@@ -79,14 +66,14 @@ function landingOf({ beat, seconds, margin }: ReturnType<typeof peakOn>, hitSeco
 }
 
 /** Where the peak rule on the given beat frames puts the clip's peak relative to `hitSeconds`. */
-function landingOn(beats: Int32Array, rms: Float32Array, rate: number, hitSeconds: number): Landing {
-  return landingOf(peakOn(beats, rms, rate), hitSeconds);
+function landingOn(beats: Int32Array, levels: FrameLevels, rate: number, hitSeconds: number): Landing {
+  return landingOf(peakOn(beats, levels, rate), hitSeconds);
 }
 
 /** The peak rule's choice on the source's own beats as the runs play them; with `sourceSeconds`, each beat's source time is pushed there. */
 function peakOnSourceBeats(analysis: Analysis, runs: Run[], sourceSeconds?: number[]): ReturnType<typeof peakOn> {
   const rate = analysis.frameRate;
-  return peakOn(runBeats(analysis, runs, rate, sourceSeconds), envelopeOf(analysis.rms, runs, rate), rate);
+  return peakOn(runBeats(analysis, runs, rate, sourceSeconds), clipLevels(analysis.rms, runs, rate), rate);
 }
 
 /**
@@ -98,13 +85,13 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
   return landingOf(peakOnSourceBeats(analysis, runs), hitSeconds);
 }
 
-/** The clip's own RMS and onset envelopes, and the beat period its tempo estimate gives (frames). */
-function clipEnvelopes(analysis: Analysis, runs: Run[]): { rms: Float32Array; onset: Float32Array; periodFrames: number } {
+/** The clip's own RMS levels and onset envelope, and the beat period its tempo estimate gives (frames). */
+function clipEnvelopes(analysis: Analysis, runs: Run[]): { levels: FrameLevels; onset: Float32Array; periodFrames: number } {
   const rate = analysis.frameRate;
   const onset = envelopeOf(analysis.onset, runs, rate);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
-  return { rms: envelopeOf(analysis.rms, runs, rate), onset, periodFrames: tempoPeriodFrames(onset, rate, autocorrelationByFft) };
+  return { levels: clipLevels(analysis.rms, runs, rate), onset, periodFrames: tempoPeriodFrames(onset, rate, autocorrelationByFft) };
 }
 
 /** A clip's peak: where it plays in the clip and which source time plays there. */
@@ -128,17 +115,17 @@ export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | unde
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
-  const { rms, onset, periodFrames } = clipEnvelopes(analysis, runs);
+  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
-  if (landingOn(coarse, rms, rate, hitSeconds) === 'miss') return 'miss';
-  return landingOn(beatFrames(onset, periodFrames), rms, rate, hitSeconds);
+  if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return 'miss';
+  return landingOn(beatFrames(onset, periodFrames), levels, rate, hitSeconds);
 }
 
 /** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
 export function trackedPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
   const rate = analysis.frameRate;
-  const { rms, onset, periodFrames } = clipEnvelopes(analysis, runs);
-  const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), rms, rate);
+  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs);
+  const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), levels, rate);
   return beat < 0 ? undefined : seconds;
 }
