@@ -5,6 +5,31 @@ const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 const MAX_GAP_PERIODS = 2;
 
+/** The dynamic programme's working arrays, of at least some length. */
+interface WorkArrays {
+  scaled: Float64Array;
+  local: Float64Array;
+  score: Float64Array;
+  back: Int32Array;
+  predecessors: Int32Array;
+  leadsFrom: Int32Array;
+}
+
+let work: WorkArrays | undefined;
+
+/**
+ * Working arrays for `frames` frames, kept from call to call (one thread runs one call at a
+ * time): an edit's plan beat-tracks tens of clips, and their ~200 KB of new arrays each made the
+ * young-generation collections (2-3 ms each, every ~50 plans) the plan's p99.
+ */
+function workArrays(frames: number): WorkArrays {
+  if (!work || work.score.length < frames) {
+    const size = Math.max(frames, 2 * (work?.score.length ?? 0));
+    work = { scaled: new Float64Array(size), local: new Float64Array(size), score: new Float64Array(size), back: new Int32Array(size), predecessors: new Int32Array(size), leadsFrom: new Int32Array(size) };
+  }
+  return work;
+}
+
 /** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   const n = onset.length;
@@ -40,10 +65,11 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
   for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
   norm = norm || 1;
   // Plain loops: typed-array from() with a map function costs ~3x the smoothing itself.
-  const scaled = new Float64Array(n);
+  const { scaled: scaledWork, local: localWork } = workArrays(n);
+  const scaled = scaledWork.subarray(0, n);
   for (let i = 0; i < n; i++) scaled[i] = onset[i] / norm;
   const kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
-  const local = new Float64Array(n);
+  const local = localWork.subarray(0, n);
   for (let i = 0; i < n; i++) {
     const from = Math.max(-radius, -i), to = Math.min(radius, n - 1 - i);
     let sum = 0;
@@ -67,8 +93,9 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
  */
 function beatScores(local: Float64Array, periodFrames: number): { score: Float64Array; back: Int32Array } {
   const n = local.length;
-  const score = new Float64Array(n);
-  const back = new Int32Array(n).fill(-1);
+  const arrays = workArrays(n);
+  const score = arrays.score.subarray(0, n);
+  const back = arrays.back.subarray(0, n).fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is
   // up to e periods: MAX_GAP_PERIODS must stay below that.
@@ -84,8 +111,8 @@ function beatScores(local: Float64Array, periodFrames: number): { score: Float64
   // Strictly: on a tie the earlier predecessor stays, so ties go to the earliest frame.
   const overtakes = (earlier: number, later: number, t: number) => t - earlier > maxGap || score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
   // The predecessors in the running, oldest first, and the frame from which each leads.
-  const predecessors = new Int32Array(n);
-  const leadsFrom = new Int32Array(n);
+  const predecessors = arrays.predecessors.subarray(0, n);
+  const leadsFrom = arrays.leadsFrom.subarray(0, n);
   let head = 0;
   let tail = 0;
   for (let t = 0; t < n; t++) {
