@@ -34,6 +34,18 @@ function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int3
   return forbidden;
 }
 
+/**
+ * Where the run through the peak may start (`at`, seconds) and the bar it starts (`into`): on one
+ * of the bar lines before the peak (the first downbeat too, for a climax in the first bar);
+ * before the first downbeat, on the track's start.
+ */
+function peakRunStarts(grid: BarGrid): { at: number; into: number }[] {
+  const peakBar = barAt(grid, grid.analysis.peakSeconds);
+  const starts = peakBar < 0 ? [{ at: 0, into: 0 }] : [];
+  for (let c = Math.max(0, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) starts.push({ at: grid.lines[c], into: c });
+  return starts;
+}
+
 /** Before the peak: the clip's first H seconds, ending where the run through the peak begins. The best few, best first. */
 function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
   const peak = grid.analysis.peakSeconds;
@@ -41,11 +53,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
   const found: LeadIn[] = [];
   const straight = peak - hit;
   if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight, before: beforeRms(grid, [], straight, hit) });
-  // The run through the peak starts on one of the bar lines before it (the first downbeat too,
-  // for a climax in the first bar); before the first downbeat, on the track's start.
-  const runStarts = peakBar < 0 ? [{ at: 0, into: 0 }] : [];
-  for (let c = Math.max(0, peakBar - MAX_LEAD_IN_BARS); c <= peakBar; c++) runStarts.push({ at: grid.lines[c], into: c });
-  for (const { at, into: c } of runStarts) {
+  for (const { at, into: c } of peakRunStarts(grid)) {
     const lead = hit - (peak - at);
     if (lead < MIN_PART_SECONDS) continue;
     for (let x = 1; x < grid.bars; x++) {
@@ -58,6 +66,41 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
       if (seam === undefined) continue;
       const runs = [{ sourceStart: s0, length: lead }];
       found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs, peakRunStart: at, before: beforeRms(grid, runs, at, hit) });
+    }
+  }
+  return found;
+}
+
+/**
+ * Lead-ins of two runs, for a late H on a short track: a single run into the peak would have to
+ * play the climax's own bars (a 60 s track whose peak is at 25 s has 35 s after it, and H = 50 in
+ * a 60 s edit needs about 40 s before the run through the peak). So: the clip's start on some run
+ * that ends at bar line y, joined to whole bars z..x-1, joined at bar line x into the run through
+ * the peak. O(bars^3) for each start of that run: only worked out when one run finds nothing.
+ */
+function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadIn[] {
+  const peak = grid.analysis.peakSeconds;
+  const { lines, bars } = grid;
+  const found: LeadIn[] = [];
+  const playable = (from: number, to: number) => forbidden[Math.min(bars, to + 1)] - forbidden[Math.max(0, from)] === 0;
+  for (const { at, into: c } of peakRunStarts(grid)) {
+    const lead = hit - (peak - at);
+    for (let x = 2; x < bars; x++) {
+      const intoPeak = seamCost(grid, x, c, true);
+      if (intoPeak === undefined) continue;
+      for (let z = x - 1; z >= 1 && playable(z, x); z--) {
+        const leadA = lead - (lines[x] - lines[z]);
+        if (leadA < MIN_PART_SECONDS) break; // earlier z only lengthen the middle run
+        for (let y = 1; y < bars; y++) {
+          const s0 = lines[y] - leadA;
+          if (s0 < 0 || !playable(barAt(grid, s0), y)) continue;
+          const seam = seamCost(grid, y, z, true);
+          if (seam === undefined) continue;
+          const runs = [{ sourceStart: s0, length: leadA }, { sourceStart: lines[z], length: lines[x] - lines[z] }];
+          const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);
+          found.push({ cost, runs, peakRunStart: at, before: beforeRms(grid, runs, at, hit) });
+        }
+      }
     }
   }
   return found;
@@ -108,6 +151,9 @@ export function leadInCandidates(grid: BarGrid, hit: number): LeadIn[] {
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
   let found = leadIns(grid, hit, quieter, false);
   if (found.length === 0) found = leadIns(grid, hit, quieter, true);
-  if (found.length === 0) found = leadIns(grid, hit, leadInBars(grid, peakBar, Infinity), true);
+  const anyButClimax = leadInBars(grid, peakBar, Infinity);
+  if (found.length === 0) found = leadIns(grid, hit, anyButClimax, true);
+  if (found.length === 0) found = twoRunLeadIns(grid, hit, quieter);
+  if (found.length === 0) found = twoRunLeadIns(grid, hit, anyButClimax);
   return found;
 }

@@ -172,6 +172,30 @@ test('an early climax and a late H: the lead-in is built from bars after the cli
   }
 });
 
+test('a 60 s track with its climax 24 s in, the whole of it as an edit and a late H: a lead-in of two runs, not a refusal', async () => {
+  // Song 0's 60 s around its climax: no single run of other bars fills the 50 s before H = 58
+  // without playing the climax's own bars, so the lead-in joins two (the refusal before).
+  const song = songs[0];
+  const from = Math.round((song.design.climaxSeconds - 24) * PLAN_SAMPLE_RATE);
+  const [left, right] = song.pcm.channels.map((channel) => channel.slice(from, from + 60 * PLAN_SAMPLE_RATE));
+  const mp3 = await encodeGaplessMp3(left, right);
+  const index = indexFrames(mp3);
+  const pcm = await decodeAll(mp3, index);
+  const analysis = analysePcm(pcm);
+  assert.ok(Math.abs(analysis.peakSeconds - 24) < HIT_TOLERANCE_SECONDS, `the excerpt's peak ${analysis.peakSeconds} is its climax, 24 s in`);
+  for (const hit of [50, 58]) {
+    const what = `D=60 H=${hit}`;
+    const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: 60, hitPointSeconds: hit });
+    assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the peak plays at ${clip.plan.peakInClipSeconds}`);
+    assert.notEqual(clip.plan.ending, 'cut', `${what}: ends on a beat`);
+    const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+    assert.equal(decoded.channels[0].length, 60 * PLAN_SAMPLE_RATE, `${what}: length`);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    const peak = analysePcm(decoded).peakSeconds;
+    assert.ok(Math.abs(peak - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the clip's own peak at ${peak.toFixed(3)}`);
+  }
+});
+
 test('a track that stops a second into its climax: edits anchor on the best entrance with room after it, not a refusal', async () => {
   // Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a
   // loud bar): its own peak leaves no room for the D - H seconds after H.

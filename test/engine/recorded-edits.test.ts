@@ -1,8 +1,8 @@
-// Edits of real recordings (Debian's hyperrogue-music) whose cheapest plans on the track's peak
-// all land the clip's own peak elsewhere: the edit then searches wider (more lead-ins and endings,
-// screened on the source's beats) and anchors where such a clip hears its peak; the decoded clip,
-// analysed on its own, has its peak within 25 ms of H. Skips when the package or ffmpeg is absent
-// (the suite must pass without).
+// Edits of real recordings (Debian's hyperrogue-music, drascula-music) whose cheapest plans on the
+// track's peak all land the clip's own peak elsewhere, or that were refused: the edit then searches
+// wider (more lead-ins and endings, screened on the source's beats), anchors where such a clip
+// hears its peak, or joins two runs before the peak; the decoded clip, analysed on its own, has its
+// peak within 25 ms of H. Skips when a package or ffmpeg is absent (the suite must pass without).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -34,10 +34,19 @@ const WIDE_SEARCH_EDITS = [
   { piece: 'hr-domina-hunting.ogg', duration: 20, hit: 15.51 },
   { piece: 'hr-domina-mountain.ogg', duration: 60, hit: 13.27 },
 ];
-const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS];
+/**
+ * Edits of drascula-music's track4.ogg, a 60 s piece whose peak is 24.6 s in, that were refused
+ * (`EDITS_ALL_SEED=31337 npm run bench -- edits-all`): no single run of other bars fills the time
+ * before H without the climax's own, so the lead-in joins two.
+ */
+const TWO_RUN_LEAD_IN_EDITS = [
+  { piece: 'track4.ogg', duration: 60, hit: 50 },
+  { piece: 'track4.ogg', duration: 60, hit: 58.48 },
+];
+const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS];
 
 const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
-const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg and hyperrogue-music' : false;
+const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg, hyperrogue-music and drascula-music' : false;
 
 async function assertEditsLand(t: TestContext, edits: typeof EDITS): Promise<void> {
   for (const piece of new Set(edits.map((edit) => edit.piece))) {
@@ -61,3 +70,5 @@ async function assertEditsLand(t: TestContext, edits: typeof EDITS): Promise<voi
 test('edits whose plans on the track\'s peak and other entrances all miss: anchored where the clip hears its peak, the peak lands at H', { skip }, (t) => assertEditsLand(t, HEARD_ANCHOR_EDITS));
 
 test('edits whose cheapest plans all replay a bigger rise before H: the wide search finds one that lands the peak at H', { skip }, (t) => assertEditsLand(t, WIDE_SEARCH_EDITS));
+
+test('edits of a 60 s piece with a late H: a lead-in of two runs, not a refusal, and the peak lands at H', { skip }, (t) => assertEditsLand(t, TWO_RUN_LEAD_IN_EDITS));
