@@ -1,23 +1,19 @@
 // Edit mode: exactly D seconds of the track's own bars. Without a hit point: the best start
 // (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
 // join between them where two bars sound alike. With a hit point H: the peak lands at H exactly,
-// reached by a lead-in (lead-in.ts) and followed by an ending on a beat (after-peak.ts); of the
-// cheapest pairs, the first whose clip keeps its own peak at H by a sure margin (peak-landing.ts)
-// is taken.
+// by the search around the track's peak (anchored-edit.ts), else around other entrances
+// (anchor-with-room.ts), else where a missed plan's clip hears its peak.
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
 import { type BarGrid, barGrid, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { LANDING_SECONDS, type Landing, sourceBeatLanding, trackedLanding, trackedPeakSeconds } from './peak-landing.ts';
-import { type Choice, JOIN_COST, MIN_PART_SECONDS, cheapest } from './edit-choice.ts';
-import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
-import { type AfterPeak, endingsAfterPeak } from './after-peak.ts';
+import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
+import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
+import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { heardAnchor, otherAnchors } from './anchor-with-room.ts';
 
-/** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
-const MAX_PEAK_CHECKS = 8;
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -49,170 +45,11 @@ function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
   return best;
 }
 
-/** Candidate plans checked with each next kind of ending when none with a preferred kind keeps the peak at H. */
-const FALLBACK_PEAK_CHECKS = 4;
-/** Candidate plans with the quietest run-up to H checked when none of the cheapest keeps the peak at H. */
-const QUIET_PEAK_CHECKS = 4;
-/** Candidate plans checked in all (about 0.4 ms each, 1.4 ms when they land): a bound on a plan's time. */
-const MAX_CHECKS = 24;
-
-/** Every lead-in with every ending, cheapest first. */
-function pairs(befores: LeadIn[], afters: AfterPeak[]): Choice[] {
-  const choices = befores.flatMap((before) => afters.map((after) => {
-    const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
-    return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
-  }));
-  return choices.sort((a, b) => a.cost - b.cost);
-}
-
 /**
  * Plans checked per other anchor: the cheapest few, so that a plan no anchor lands stays within
  * a few ms (8 each for 2 anchors: 121 -> 123 of 132 held-out edits land, over 4 each).
  */
 const OTHER_ANCHOR_CHECKS = 8;
-
-/** A plan with a hit point, and where its clip's own peak falls (peak-landing.ts). */
-interface Anchored {
-  choice: Choice;
-  landing: Landing;
-  peakSeconds: number;
-}
-
-/** A plan that lands the peak at H, and how surely. */
-interface Landed {
-  choice: Choice;
-  landing: 'sure' | 'thin';
-}
-
-/**
- * Of candidate plans in order of preference, the first whose clip surely lands its peak at H,
- * else the first (in that order) that lands thinly; undefined when none lands. Each is judged on
- * the source's own beats as it plays them first (microseconds; a miss there is final) and
- * beat-tracked (~1 ms) only if it lands there: those that land surely on the source beats are
- * tracked first, those that land only thinly after them. Of 22 thin on the source beats on the
- * demo songs, 3 landed surely once tracked; tracked in order, a plan with a thin landing already
- * found tracked up to 6 of them before reaching its sure one. On the source's beats a plan is
- * judged at `sourceBeatHit`: H, or for an anchor off the source's beats, where its nearest source
- * beat plays.
- */
-function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity): Landed | undefined {
-  const thinOnSourceBeats: { choice: Choice; rank: number }[] = [];
-  let firstThin: { choice: Choice; rank: number } | undefined;
-  let tracked = 0;
-  const landsSurely = (choice: Choice, rank: number): boolean => {
-    if (++tracked > maxTracked) return false;
-    const landing = trackedLanding(analysis, choice.runs, hit);
-    if (landing === 'thin' && (!firstThin || rank < firstThin.rank)) firstThin = { choice, rank };
-    return landing === 'sure';
-  };
-  let rank = 0;
-  for (const choice of candidates) {
-    if (tracked >= maxTracked) break;
-    const onSourceBeats = sourceBeatLanding(analysis, choice.runs, sourceBeatHit);
-    if (onSourceBeats === 'thin') thinOnSourceBeats.push({ choice, rank });
-    else if (onSourceBeats === 'sure' && landsSurely(choice, rank)) return { choice, landing: 'sure' };
-    rank++;
-  }
-  for (const { choice, rank } of thinOnSourceBeats) {
-    if (landsSurely(choice, rank)) return { choice, landing: 'sure' };
-  }
-  return firstThin && { choice: firstThin.choice, landing: 'thin' };
-}
-
-/** How anchoredEdit searches: its budget of checks, a source time its plans must not play, where they land on the source's beats. */
-interface AnchoredOptions {
-  maxChecks?: number;
-  avoid?: number;
-  /** Where a plan that lands puts the peak on the source's own beats: H, unless the anchor is off them (heardAnchor). */
-  sourceBeatHit?: number;
-}
-
-/**
- * A lead-in and ending whose clip, analysed on its own, surely has its peak at H (within 25 ms,
- * by a sure margin over any other entrance: peak-landing.ts), the first found by firstLanding
- * among: the cheapest few with the most preferred ending, those with the quietest run-up to H,
- * then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
- * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
- * too short to be its peak). When none lands surely, the first that lands at all; when none
- * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
- * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time `avoid` are not checked (another anchor's plans
- * that replay the track's own, bigger, peak).
- */
-function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
-  const leadIns = leadInCandidates(grid, hit);
-  const { cheapest: befores, quietest } = keptLeadIns(leadIns);
-  const endings = endingsAfterPeak(grid, duration - hit);
-  const preferred = endings.next().value;
-  if (befores.length === 0 || !preferred) return undefined;
-  const choices = pairs(befores, preferred);
-  const inOrder = function* () {
-    yield* choices.slice(0, MAX_PEAK_CHECKS);
-    yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
-    for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
-  };
-  const checked: Choice[] = [];
-  // Within the budget, and not playing the avoided source time.
-  const candidates = function* () {
-    let checks = 0;
-    for (const choice of inOrder()) {
-      if (plays(choice, avoid)) continue;
-      if (++checks > maxChecks) return;
-      checked.push(choice);
-      yield choice;
-    }
-  };
-  const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid, duration, hit, { avoid, sourceBeatHit }, leadIns, checked);
-  return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
-}
-
-/** Whether a plan plays the source time `at`. */
-function plays(choice: Choice, at: number | undefined): boolean {
-  return at !== undefined && choice.runs.some((run) => at >= run.sourceStart && at < run.sourceStart + run.length);
-}
-
-/** A plan's runs as a string: the same plan reached twice is checked once. */
-function planKey(choice: Choice): string {
-  return choice.runs.map((run) => `${run.sourceStart}+${run.length}`).join(' ');
-}
-
-/** Lead-ins, and endings of each kind, the wide search pairs (the first checks pair CANDIDATES_PER_SIDE). */
-const WIDE_PER_SIDE = 24;
-/** Plans the wide search screens on the source's own beats (~40 us each on a 60 s edit), cheapest first. */
-const WIDE_SCREENS = 64;
-/**
- * Plans the wide search beat-tracks (~1.4 ms each on a 60 s edit): those that land on the
- * source's beats. Of 41 held-out edits that missed (`EDITS_ALL_SEED=9001 npm run bench --
- * edits-all`), 12 landed with 64 screens and 3 tracked, 13 with 128 and 6, 16 with 400 and 16;
- * the plan bench's own requests (1.5% of them search wide) took p99 ~7, ~12 and more ms in-process
- * against ~5 without (.scratch/benchplans.mts).
- */
-const WIDE_TRACKED = 3;
-
-/**
- * When none of the first checks lands: more lead-ins and endings, each kind of ending in order of
- * preference and its pairs cheapest first, screened on the source's own beats as they play (a miss
- * there is final, and costs microseconds), the few that land there beat-tracked. The first checks
- * count every plan they try against one budget, so a track whose cheapest plans all replay a
- * louder passage before H ran out of checks on plans that were never going to land.
- */
-function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIn[], checked: Choice[]): Landed | undefined {
-  // Keyed here, not as they are checked: most plans land in the first checks and never get here.
-  const checkedKeys = new Set(checked.map(planKey));
-  const befores = cheapest(leadIns, WIDE_PER_SIDE);
-  const endings = [...endingsAfterPeak(grid, duration - hit, WIDE_PER_SIDE)];
-  const candidates = function* () {
-    let screens = 0;
-    for (const afters of endings) {
-      for (const choice of pairs(befores, afters)) {
-        if (plays(choice, avoid) || checkedKeys.has(planKey(choice))) continue;
-        if (++screens > WIDE_SCREENS) return;
-        yield choice;
-      }
-    }
-  };
-  return firstLanding(grid.analysis, candidates(), hit, sourceBeatHit, WIDE_TRACKED);
-}
 
 /**
  * Rounds of anchoring where the last plan's clip hears its peak (heardAnchor), at most: a clip's
