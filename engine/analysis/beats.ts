@@ -5,7 +5,7 @@ const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 const MAX_GAP_PERIODS = 2;
 
-/** The dynamic programme's working arrays, of at least some length. */
+/** The dynamic programme's working arrays for some number of frames. */
 interface WorkArrays {
   scaled: Float64Array;
   local: Float64Array;
@@ -15,18 +15,23 @@ interface WorkArrays {
   leadsFrom: Int32Array;
 }
 
-let work: WorkArrays | undefined;
+/** Sizes whose working arrays are kept: a plan tracks its clips at two (half and full rate). */
+const KEPT_WORK_SIZES = 4;
+const workBySize = new Map<number, WorkArrays>();
 
 /**
- * Working arrays for `frames` frames, kept from call to call (one thread runs one call at a
- * time): an edit's plan beat-tracks tens of clips, and their ~200 KB of new arrays each made the
- * young-generation collections (2-3 ms each, every ~50 plans) the plan's p99.
+ * Working arrays of exactly `frames` frames, kept from call to call for the last few sizes (one
+ * thread runs one call at a time): an edit's plan beat-tracks tens of clips of one length, and
+ * their ~200 KB of new arrays each made the young-generation collections (2-4 ms each, every ~50
+ * plans) the plan's p99. Exact sizes, not views of bigger ones: views of a track's 36,000-frame
+ * arrays made a plan's tracking ~15% slower.
  */
 function workArrays(frames: number): WorkArrays {
-  if (!work || work.score.length < frames) {
-    const size = Math.max(frames, 2 * (work?.score.length ?? 0));
-    work = { scaled: new Float64Array(size), local: new Float64Array(size), score: new Float64Array(size), back: new Int32Array(size), predecessors: new Int32Array(size), leadsFrom: new Int32Array(size) };
-  }
+  let work = workBySize.get(frames);
+  if (work) return work;
+  work = { scaled: new Float64Array(frames), local: new Float64Array(frames), score: new Float64Array(frames), back: new Int32Array(frames), predecessors: new Int32Array(frames), leadsFrom: new Int32Array(frames) };
+  if (workBySize.size >= KEPT_WORK_SIZES) workBySize.delete(workBySize.keys().next().value!);
+  workBySize.set(frames, work);
   return work;
 }
 
@@ -65,11 +70,9 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
   for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
   norm = norm || 1;
   // Plain loops: typed-array from() with a map function costs ~3x the smoothing itself.
-  const { scaled: scaledWork, local: localWork } = workArrays(n);
-  const scaled = scaledWork.subarray(0, n);
+  const { scaled, local } = workArrays(n);
   for (let i = 0; i < n; i++) scaled[i] = onset[i] / norm;
   const kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
-  const local = localWork.subarray(0, n);
   for (let i = 0; i < n; i++) {
     const from = Math.max(-radius, -i), to = Math.min(radius, n - 1 - i);
     let sum = 0;
@@ -93,9 +96,8 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
  */
 function beatScores(local: Float64Array, periodFrames: number): { score: Float64Array; back: Int32Array } {
   const n = local.length;
-  const arrays = workArrays(n);
-  const score = arrays.score.subarray(0, n);
-  const back = arrays.back.subarray(0, n).fill(-1);
+  const { score, back, predecessors, leadsFrom } = workArrays(n);
+  back.fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is
   // up to e periods: MAX_GAP_PERIODS must stay below that.
@@ -111,8 +113,6 @@ function beatScores(local: Float64Array, periodFrames: number): { score: Float64
   // Strictly: on a tie the earlier predecessor stays, so ties go to the earliest frame.
   const overtakes = (earlier: number, later: number, t: number) => t - earlier > maxGap || score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
   // The predecessors in the running, oldest first, and the frame from which each leads.
-  const predecessors = arrays.predecessors.subarray(0, n);
-  const leadsFrom = arrays.leadsFrom.subarray(0, n);
   let head = 0;
   let tail = 0;
   for (let t = 0; t < n; t++) {
