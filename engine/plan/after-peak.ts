@@ -3,7 +3,7 @@
 import type { Ending } from './plan.ts';
 import { type BarGrid, barAt, seamCost } from './bar-grid.ts';
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
-import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, cheapest, peakWindowCost } from './edit-choice.ts';
+import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, peakWindowCost } from './edit-choice.ts';
 
 /** After the peak: the rest of the clip, and where the run through the peak ends. */
 export type AfterPeak = Choice & { peakRunEnd: number };
@@ -125,16 +125,15 @@ function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
 const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
 
 /**
- * The endings after the peak in order of preference, a few of each kind at a time: the track's
- * ending, then a bar line; each with joins within the seam limit, then with joins as abrupt as the
+ * The endings after the peak in order of preference, one kind at a time: the track's ending,
+ * then a bar line; each with joins within the seam limit, then with joins as abrupt as the
  * track's own most abrupt bar line (a section change into the track's ending still ends better
  * than a stop on a bar line); last, whatever there is. When the track runs out after its peak and
  * the endings found replay the climax's own bars (which the clip's own analysis may hear as a second,
  * bigger entrance), detours back to earlier bars follow as a last resort. Never an empty list;
- * worked out only as far as they are asked for. `count`: how many of each (CANDIDATES_PER_SIDE
- * unless told).
+ * worked out only as far as they are asked for.
  */
-export function* endingsAfterPeak(grid: BarGrid, rest: number, count?: number): Generator<AfterPeak[]> {
+function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
   let relaxed: AfterPeak[] | undefined;
   let any = false;
@@ -142,16 +141,34 @@ export function* endingsAfterPeak(grid: BarGrid, rest: number, count?: number): 
     for (const isRelaxed of [false, true]) {
       const found = isRelaxed ? (relaxed ??= afterPeaks(grid, rest, true)) : strict;
       const kind = found.filter((choice) => choice.ending === ending);
-      if (kind.length > 0) yield cheapest(kind, count);
+      if (kind.length > 0) yield kind;
       any ||= kind.length > 0;
     }
   }
   const remaining = strict.length > 0 ? strict : relaxed!;
-  if (!any && remaining.length > 0) yield cheapest(remaining, count);
+  if (!any && remaining.length > 0) yield remaining;
   if (any && runsOutAfterPeak(grid, rest)) {
     for (const isRelaxed of [false, true]) {
       const detours = detoursAfterPeak(grid, rest, isRelaxed);
-      if (detours.length > 0) yield cheapest(detours, count);
+      if (detours.length > 0) yield detours;
     }
   }
+}
+
+/**
+ * The kinds of ending after the peak (endingsAfterPeak), by index in order of preference:
+ * undefined past the last. Each is worked out once, when first asked for: an anchor's first
+ * checks ask for a few kinds, its wide search for all of them again.
+ */
+export function endingKinds(grid: BarGrid, rest: number): (index: number) => AfterPeak[] | undefined {
+  const kinds = endingsAfterPeak(grid, rest);
+  const found: AfterPeak[][] = [];
+  return (index) => {
+    while (found.length <= index) {
+      const next = kinds.next();
+      if (next.done) return undefined;
+      found.push(next.value);
+    }
+    return found[index];
+  };
 }

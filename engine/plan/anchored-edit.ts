@@ -7,7 +7,7 @@ import type { BarGrid } from './bar-grid.ts';
 import { type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, cheapest } from './edit-choice.ts';
 import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
-import { type AfterPeak, endingsAfterPeak } from './after-peak.ts';
+import { type AfterPeak, endingKinds } from './after-peak.ts';
 
 /** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
 const MAX_PEAK_CHECKS = 8;
@@ -92,20 +92,21 @@ export interface AnchoredOptions {
  * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
  * too short to be its peak). When none lands surely, the first that lands at all; when none
  * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
- * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time `avoid` are not checked (another anchor's plans
- * that replay the track's own, bigger, peak).
+ * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time
+ * `avoid` are not checked (another anchor's plans that replay the track's own, bigger, peak).
  */
 export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
   const leadIns = leadInCandidates(grid, hit);
   const { cheapest: befores, quietest } = keptLeadIns(leadIns);
-  const endings = endingsAfterPeak(grid, duration - hit);
-  const preferred = endings.next().value;
-  if (befores.length === 0 || !preferred) return undefined;
+  const endings = endingKinds(grid, duration - hit);
+  const firstKind = endings(0);
+  if (befores.length === 0 || !firstKind) return undefined;
+  const preferred = cheapest(firstKind);
   const choices = pairs(befores, preferred);
   const inOrder = function* () {
     yield* choices.slice(0, MAX_PEAK_CHECKS);
     yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
-    for (const next of endings) yield* pairs(befores, next).slice(0, FALLBACK_PEAK_CHECKS);
+    for (let k = 1, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind)).slice(0, FALLBACK_PEAK_CHECKS);
   };
   const checked: Choice[] = [];
   // Within the budget, and not playing the avoided source time.
@@ -119,7 +120,7 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
     }
   };
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid, duration, hit, { avoid, sourceBeatHit }, leadIns, checked);
+  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid.analysis, hit, { avoid, sourceBeatHit }, leadIns, endings, checked);
   return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
 
@@ -135,7 +136,7 @@ function planKey(choice: Choice): string {
 
 /** Lead-ins, and endings of each kind, the wide search pairs (the first checks pair CANDIDATES_PER_SIDE). */
 const WIDE_PER_SIDE = 24;
-/** Plans the wide search screens on the source's own beats (~40 us each on a 60 s edit), cheapest first. */
+/** Plans the wide search screens on the source's own beats (~20 us each on a 60 s edit), cheapest first. */
 const WIDE_SCREENS = 64;
 /**
  * Plans the wide search beat-tracks (~1.4 ms each on a 60 s edit): those that land on the
@@ -153,20 +154,19 @@ const WIDE_TRACKED = 3;
  * count every plan they try against one budget, so a track whose cheapest plans all replay a
  * louder passage before H ran out of checks on plans that were never going to land.
  */
-function wideLanding(grid: BarGrid, duration: number, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIn[], checked: Choice[]): Landed | undefined {
+function wideLanding(analysis: Analysis, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIn[], endings: (index: number) => AfterPeak[] | undefined, checked: Choice[]): Landed | undefined {
   // Keyed here, not as they are checked: most plans land in the first checks and never get here.
   const checkedKeys = new Set(checked.map(planKey));
   const befores = cheapest(leadIns, WIDE_PER_SIDE);
-  const endings = [...endingsAfterPeak(grid, duration - hit, WIDE_PER_SIDE)];
   const candidates = function* () {
     let screens = 0;
-    for (const afters of endings) {
-      for (const choice of pairs(befores, afters)) {
+    for (let k = 0, kind; (kind = endings(k)); k++) {
+      for (const choice of pairs(befores, cheapest(kind, WIDE_PER_SIDE))) {
         if (plays(choice, avoid) || checkedKeys.has(planKey(choice))) continue;
         if (++screens > WIDE_SCREENS) return;
         yield choice;
       }
     }
   };
-  return firstLanding(grid.analysis, candidates(), hit, sourceBeatHit, WIDE_TRACKED);
+  return firstLanding(analysis, candidates(), hit, sourceBeatHit, WIDE_TRACKED);
 }

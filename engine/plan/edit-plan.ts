@@ -14,7 +14,6 @@ import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { heardAnchor, otherAnchors } from './anchor-with-room.ts';
 
-
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
 }

@@ -35,6 +35,15 @@ function leadInBars(grid: BarGrid, peakBar: number, loudnessShare: number): Int3
 }
 
 /**
+ * Whether bars from..to may all play before the peak (`forbidden`: leadInBars' running count): a
+ * run ending at bar line `to` plays bars up to to-1, and its crossfade out (and the frame
+ * alignment) the start of bar `to`.
+ */
+function playable(grid: BarGrid, forbidden: Int32Array, from: number, to: number): boolean {
+  return forbidden[Math.min(grid.bars, to + 1)] - forbidden[Math.max(0, from)] === 0;
+}
+
+/**
  * Where the run through the peak may start (`at`, seconds) and the bar it starts (`into`): on one
  * of the bar lines before the peak (the first downbeat too, for a climax in the first bar);
  * before the first downbeat, on the track's start.
@@ -46,10 +55,9 @@ function peakRunStarts(grid: BarGrid): { at: number; into: number }[] {
   return starts;
 }
 
-/** Before the peak: the clip's first H seconds, ending where the run through the peak begins. The best few, best first. */
+/** Before the peak: the clip's first H seconds as one run, ending where the run through the peak begins (or the track itself). All of them. */
 function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
   const peak = grid.analysis.peakSeconds;
-  const peakBar = barAt(grid, peak);
   const found: LeadIn[] = [];
   const straight = peak - hit;
   if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight, before: beforeRms(grid, [], straight, hit) });
@@ -59,9 +67,7 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
     for (let x = 1; x < grid.bars; x++) {
       const s0 = grid.lines[x] - lead;
       if (s0 < 0) continue;
-      const first = Math.max(0, barAt(grid, s0));
-      // Bars first..x-1 play, and the crossfade out of the lead-in (and the frame alignment) the start of bar x.
-      if (forbidden[Math.min(grid.bars, x + 1)] - forbidden[first] > 0) continue;
+      if (!playable(grid, forbidden, barAt(grid, s0), x)) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
       const runs = [{ sourceStart: s0, length: lead }];
@@ -82,18 +88,17 @@ function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadI
   const peak = grid.analysis.peakSeconds;
   const { lines, bars } = grid;
   const found: LeadIn[] = [];
-  const playable = (from: number, to: number) => forbidden[Math.min(bars, to + 1)] - forbidden[Math.max(0, from)] === 0;
   for (const { at, into: c } of peakRunStarts(grid)) {
     const lead = hit - (peak - at);
     for (let x = 2; x < bars; x++) {
       const intoPeak = seamCost(grid, x, c, true);
       if (intoPeak === undefined) continue;
-      for (let z = x - 1; z >= 1 && playable(z, x); z--) {
+      for (let z = x - 1; z >= 1 && playable(grid, forbidden, z, x); z--) {
         const leadA = lead - (lines[x] - lines[z]);
         if (leadA < MIN_PART_SECONDS) break; // earlier z only lengthen the middle run
         for (let y = 1; y < bars; y++) {
           const s0 = lines[y] - leadA;
-          if (s0 < 0 || !playable(barAt(grid, s0), y)) continue;
+          if (s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
           const seam = seamCost(grid, y, z, true);
           if (seam === undefined) continue;
           const runs = [{ sourceStart: s0, length: leadA }, { sourceStart: lines[z], length: lines[x] - lines[z] }];
