@@ -16,7 +16,7 @@ import { integratedLoudnessLufs } from './loudness.ts';
 import { waveformPeaks } from './waveform.ts';
 
 /** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 10;
+export const ANALYSIS_VERSION = 11;
 
 export interface Analysis {
   version: number;

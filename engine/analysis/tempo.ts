@@ -7,17 +7,26 @@
 // soundstretch and bpm-tools) give.
 import FFT from 'fft.js';
 import { offbeatRatios } from './pulse-grid.ts';
+import { BEATS_PER_BAR } from './bars.ts';
 
 export const MIN_BPM = 40;
 export const MAX_BPM = 220;
 const PRIOR_CENTER_BPM = 120;
 const PRIOR_OCTAVES = 1;
 /**
- * Weight of the bar level (3 or 4 beats of the candidate) in a candidate's strength: a beat
- * period repeats as bars, a 3:2 or 4:3 reading of it does not. Fixed a 2:3 reading on the
- * soundtracks (Acc2 0.926 -> 0.944); 0.5 read two other pieces at 3:2.
+ * Weight of the bar level (a bar of the candidate's beats, 4/4 as bars.ts) in a candidate's
+ * strength: a beat period repeats as bars, a 3:2 or 4:3 reading of it does not. Fixed a 2:3
+ * reading on the soundtracks (Acc2 0.926 -> 0.944); 0.5 read two other pieces at 3:2. Taking a
+ * bar of 3 beats as well let a 3:2 reading (165 BPM for 110) win by its bar of 3 on one piece.
  */
 const BAR_WEIGHT = 0.25;
+/**
+ * Candidate periods are tried every this many frames, not only at whole lags: a whole lag is up to
+ * half a frame off the true period, so its bar (4 periods) up to 2 frames off the bar's
+ * autocorrelation peak, past the peak's one-frame width. Read at whole lags, a 150 BPM module lost
+ * its bar and was read at 100 (2:3).
+ */
+const PERIOD_STEP_FRAMES = 0.25;
 /** Off-beats at least this strong relative to the beats: the grid does not tell them apart. */
 const UNACCENTED_OFFBEAT_RATIO = 0.8;
 /** The faster pulse counts as clean when what lies between its beats is at most this strong. */
@@ -94,19 +103,20 @@ export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autoco
   const minLag = Math.floor((60 * frameRate) / MAX_BPM);
   const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
   const acf = autocorrelationOf(onset, Math.min(maxLag * 4 + 2, onset.length - 1));
-  let bestLag = 0;
+  let bestPeriod = 0;
   let bestScore = -Infinity;
-  for (let lag = minLag; lag <= Math.min(maxLag, acf.length - 1); lag++) {
-    const bpm = (60 * frameRate) / lag;
+  for (let period = minLag; period <= Math.min(maxLag, acf.length - 1); period += PERIOD_STEP_FRAMES) {
+    const bpm = (60 * frameRate) / period;
     const prior = Math.exp(-0.5 * (Math.log2(bpm / PRIOR_CENTER_BPM) / PRIOR_OCTAVES) ** 2);
-    // Sum over the first harmonics of the period and its bar: a true beat period repeats.
-    const strength = acf[lag] + 0.5 * acfAt(acf, 2 * lag) + BAR_WEIGHT * Math.max(acfAt(acf, 3 * lag), acfAt(acf, 4 * lag));
+    // Sum over the first harmonic of the period and its bar: a true beat period repeats.
+    const strength = acf[Math.round(period)] + 0.5 * acfAt(acf, 2 * period) + BAR_WEIGHT * acfAt(acf, BEATS_PER_BAR * period);
     const score = strength * prior;
     if (score > bestScore) {
       bestScore = score;
-      bestLag = lag;
+      bestPeriod = period;
     }
   }
+  const bestLag = Math.round(bestPeriod);
   if (bestLag === 0) return (60 * frameRate) / PRIOR_CENTER_BPM;
   // Parabolic interpolation around the peak for a fractional period.
   let period = bestLag;
