@@ -4,7 +4,7 @@
 // none of the first few does, a wider search of more pairs judged on the source's own beats.
 import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
-import { type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
+import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, cheapest } from './edit-choice.ts';
 import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, endingKinds } from './after-peak.ts';
@@ -62,10 +62,12 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
     if (landing === 'thin' && (!firstThin || rank < firstThin.rank)) firstThin = { choice, rank };
     return landing === 'sure';
   };
+  // Where clips are heard at another tempo than the track's, the source's beats say nothing: each is tracked.
+  const screened = clipsKeepTrackTempo(analysis);
   let rank = 0;
   for (const choice of candidates) {
     if (tracked >= maxTracked) break;
-    const onSourceBeats = sourceBeatLanding(analysis, choice.runs, sourceBeatHit);
+    const onSourceBeats = screened ? sourceBeatLanding(analysis, choice.runs, sourceBeatHit) : 'sure';
     if (onSourceBeats === 'thin') thinOnSourceBeats.push({ choice, rank });
     else if (onSourceBeats === 'sure' && landsSurely(choice, rank)) return { choice, landing: 'sure' };
     rank++;

@@ -94,6 +94,32 @@ function clipEnvelopes(analysis: Analysis, runs: Run[]): { levels: FrameLevels; 
   return { levels: clipLevels(analysis.rms, runs, rate), onset, periodFrames: tempoPeriodFrames(onset, rate, autocorrelationByFft) };
 }
 
+/** The clip the tempo check lays out: this long (a typical edit), centred on the track's peak. */
+const TEMPO_CHECK_SECONDS = 30;
+/** A clip's beat period within this share of the track's is heard at the track's tempo (Acc1's 4%). */
+const SAME_TEMPO_TOLERANCE = 0.04;
+// Keyed by the onset envelope: another anchor's analysis is a copy sharing it (anchor-with-room.ts).
+const tempoKept = new WeakMap<Float32Array, boolean>();
+
+/**
+ * Whether the track's clips are heard at the track's own tempo: 30 s around its peak, laid out and
+ * tempo-estimated as a plan's clip is (once per track, ~0.5 ms). When not (a piece read at 67 BPM
+ * whose clips read 133, or at 111 whose clips read 148), the source's beats are not the beats the
+ * clip's analysis tracks, and a miss on them is no verdict on the clip.
+ */
+export function clipsKeepTrackTempo(analysis: Analysis): boolean {
+  let kept = tempoKept.get(analysis.onset);
+  if (kept === undefined) {
+    const length = Math.min(TEMPO_CHECK_SECONDS, analysis.durationSeconds);
+    const sourceStart = Math.min(Math.max(0, analysis.peakSeconds - length / 2), analysis.durationSeconds - length);
+    const { periodFrames } = clipEnvelopes(analysis, [{ sourceStart, length }]);
+    const trackPeriodFrames = (60 * analysis.frameRate) / analysis.tempoBpm;
+    kept = Math.abs(periodFrames / trackPeriodFrames - 1) <= SAME_TEMPO_TOLERANCE;
+    tempoKept.set(analysis.onset, kept);
+  }
+  return kept;
+}
+
 /** A clip's peak: where it plays in the clip and which source time plays there. */
 export interface ClipPeak {
   clipSeconds: number;
