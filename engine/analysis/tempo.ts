@@ -98,39 +98,45 @@ function acfAt(acf: Float64Array, lag: number): number {
   return best;
 }
 
-const priorTables = new Map<number, Float64Array>();
+/** The candidate beat periods at a frame rate, PERIOD_STEP_FRAMES apart. */
+interface Candidates {
+  /** The first (MAX_BPM) and last (MIN_BPM) whole lags, in frames. */
+  minLag: number;
+  maxLag: number;
+  /** The tempo prior of candidate k, the period minLag + k * PERIOD_STEP_FRAMES. */
+  priors: Float64Array;
+}
 
-/**
- * The tempo prior of each candidate period minLag, minLag + PERIOD_STEP_FRAMES, ... up to MIN_BPM,
- * at `frameRate`: worked out once per frame rate, as a plan estimates the tempo of every clip it
- * checks.
- */
-function priorsOf(frameRate: number, minLag: number): Float64Array {
-  let priors = priorTables.get(frameRate);
-  if (!priors) {
+const candidatesByRate = new Map<number, Candidates>();
+
+/** The candidate periods from MAX_BPM down to MIN_BPM at `frameRate`: worked out once per frame rate, as a plan estimates the tempo of every clip it checks. */
+function candidatesAt(frameRate: number): Candidates {
+  let candidates = candidatesByRate.get(frameRate);
+  if (!candidates) {
+    const minLag = Math.floor((60 * frameRate) / MAX_BPM);
     const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
-    priors = Float64Array.from({ length: Math.floor((maxLag - minLag) / PERIOD_STEP_FRAMES) + 1 }, (_, k) => {
+    const priors = Float64Array.from({ length: Math.floor((maxLag - minLag) / PERIOD_STEP_FRAMES) + 1 }, (_, k) => {
       const bpm = (60 * frameRate) / (minLag + k * PERIOD_STEP_FRAMES);
       return Math.exp(-0.5 * (Math.log2(bpm / PRIOR_CENTER_BPM) / PRIOR_OCTAVES) ** 2);
     });
-    priorTables.set(frameRate, priors);
+    candidates = { minLag, maxLag, priors };
+    candidatesByRate.set(frameRate, candidates);
   }
-  return priors;
+  return candidates;
 }
 
 /** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
 export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
-  const minLag = Math.floor((60 * frameRate) / MAX_BPM);
-  const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
+  const { minLag, maxLag, priors } = candidatesAt(frameRate);
   const acf = autocorrelationOf(onset, Math.min(maxLag * 4 + 2, onset.length - 1));
   let bestPeriod = 0;
   let bestScore = -Infinity;
-  const priors = priorsOf(frameRate, minLag);
-  for (let k = 0, period = minLag; period <= Math.min(maxLag, acf.length - 1) && k < priors.length; k++, period += PERIOD_STEP_FRAMES) {
-    const prior = priors[k];
+  for (let k = 0; k < priors.length; k++) {
+    const period = minLag + k * PERIOD_STEP_FRAMES;
+    if (period > acf.length - 1) break;
     // Sum over the first harmonic of the period and its bar: a true beat period repeats.
     const strength = acf[Math.round(period)] + 0.5 * acfAt(acf, 2 * period) + BAR_WEIGHT * acfAt(acf, BEATS_PER_BAR * period);
-    const score = strength * prior;
+    const score = strength * priors[k];
     if (score > bestScore) {
       bestScore = score;
       bestPeriod = period;

@@ -103,17 +103,18 @@ const tempoKept = new WeakMap<Float32Array, boolean>();
 
 /**
  * Whether the track's clips are heard at the track's own tempo: 30 s around its peak, laid out and
- * tempo-estimated as a plan's clip is (once per track, ~0.5 ms). When not (a piece read at 67 BPM
- * whose clips read 133, or at 111 whose clips read 148), the source's beats are not the beats the
- * clip's analysis tracks, and a miss on them is no verdict on the clip.
+ * tempo-estimated as a plan's clip is (once per track, ~0.5 ms). When not (a piece read at 145 BPM
+ * whose clips read 96), the source's beats are not the beats the clip's analysis tracks, and a
+ * miss on them is no verdict on the clip.
  */
 export function clipsKeepTrackTempo(analysis: Analysis): boolean {
   let kept = tempoKept.get(analysis.onset);
   if (kept === undefined) {
     const length = Math.min(TEMPO_CHECK_SECONDS, analysis.durationSeconds);
     const sourceStart = Math.min(Math.max(0, analysis.peakSeconds - length / 2), analysis.durationSeconds - length);
-    const { periodFrames } = clipEnvelopes(analysis, [{ sourceStart, length }]);
-    const trackPeriodFrames = (60 * analysis.frameRate) / analysis.tempoBpm;
+    const rate = analysis.frameRate;
+    const periodFrames = tempoPeriodFrames(envelopeOf(analysis.onset, [{ sourceStart, length }], rate), rate, autocorrelationByFft);
+    const trackPeriodFrames = (60 * rate) / analysis.tempoBpm;
     kept = Math.abs(periodFrames / trackPeriodFrames - 1) <= SAME_TEMPO_TOLERANCE;
     tempoKept.set(analysis.onset, kept);
   }
