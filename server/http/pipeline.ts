@@ -182,14 +182,16 @@ async function chargeAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits
     const claim = await bill.claim(work.idempotencyKey, requestFingerprint(endpoint.name, work.ctx.body));
     if (claim.kind === 'replay') return { reply: await replay(endpoint, work, claim, credits) };
   }
+  // A free endpoint's charge is nothing (bill.charging stays false): its reply is made at once.
   if (work.cached) {
     bill.charge(work.cached.license);
     const cached = work.cached;
-    return { afterCharge: () => cached };
+    return bill.charging ? { afterCharge: () => cached } : { reply: cached };
   }
   if (work.answering) {
     bill.charge(); // submitted before the answer takes the thread: its round trip overlaps the work
-    return { afterCharge: await work.answering() };
+    const afterCharge = await work.answering();
+    return bill.charging ? { afterCharge } : { reply: afterCharge(credits) };
   }
   return reserveAndWork(endpoint, work, bill, credits);
 }

@@ -1,6 +1,10 @@
 // POST /clip-plan: the plan a /download-track body would follow (parts, peak, ending), free. The
 // engine works it out from the stored analysis without touching audio; identical requests are
 // answered from memory (a plan, like a clip, is deterministic for the track's audio).
+//
+// A plan only reads, so it is an `answer` (Endpoint.answer, as search is): for a key this process
+// admitted moments ago it is worked out while the key's admission is counted in PostgreSQL, not
+// after it, and a request whose admission needs that round trip waits for the longer of the two.
 import { LRUCache } from 'lru-cache';
 import type { Endpoint } from '../http/endpoint.ts';
 import { jsonTextReply } from '../http/reply.ts';
@@ -12,28 +16,40 @@ import { engineFailure, prepareDownload, type DownloadRequest } from './download
 
 const MAX_PLANS = 10_000;
 
+/** A prepared download body and the key of its plan. */
+interface PlanRequest {
+  request: DownloadRequest;
+  key: string;
+}
+
 export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool }): Endpoint {
   const plans = new LRUCache<string, string>({ max: MAX_PLANS });
   return {
     name: '/clip-plan',
     cost: 0,
     jsonBody: true,
-    prepare: ({ body }) => prepareDownload(deps.tracks, body),
-    async handle({ prepared }) {
-      const { track, mode, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
-      const duration = durationSeconds ?? track.duration_seconds; // no duration: the whole track
-      const key = clipKey(track.audio_sha256, mode, duration, hitPointSeconds);
-      let body = plans.get(key);
-      if (!body) {
-        try {
-          const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds: duration, hitPointSeconds });
-          body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
-        } catch (err) {
-          throw engineFailure(err);
-        }
-        plans.set(key, body);
+    async prepare({ body }): Promise<PlanRequest> {
+      const request = await prepareDownload(deps.tracks, body);
+      const { track, mode, durationSeconds, hitPointSeconds } = request;
+      // No duration: the whole track.
+      return { request, key: clipKey(track.audio_sha256, mode, durationSeconds ?? track.duration_seconds, hitPointSeconds) };
+    },
+    ready({ prepared }) {
+      const body = plans.get((prepared as PlanRequest).key);
+      return body === undefined ? undefined : jsonTextReply(body);
+    },
+    async answer({ prepared }) {
+      const { request, key } = prepared as PlanRequest;
+      const { track, mode, durationSeconds, hitPointSeconds } = request;
+      let body: string;
+      try {
+        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds: durationSeconds ?? track.duration_seconds, hitPointSeconds });
+        body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
+      } catch (err) {
+        throw engineFailure(err);
       }
-      return jsonTextReply(body);
+      plans.set(key, body);
+      return () => jsonTextReply(body);
     },
   };
 }
