@@ -75,6 +75,10 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     assert.equal(plan.status, 200, JSON.stringify(plan.json()));
     assert.equal(await credits(key), before, '/clip-plan costs nothing');
     const p = plan.json();
+    const again = await post(key, '/clip-plan', body); // the plan kept in memory: the same reply, free too
+    assert.equal(again.status, 200, JSON.stringify(again.json()));
+    assert.deepEqual(again.json(), p, 'a repeated /clip-plan answers the same plan');
+    assert.equal(await credits(key), before, 'a repeated /clip-plan costs nothing');
     assert.equal(p.mode, body.mode ?? 'segment');
     assert.equal(p.duration_seconds, body.duration_seconds);
     assert.ok(['track_end', 'bar_line', 'cut'].includes(p.ending));
