@@ -16,9 +16,10 @@ import { engineFailure, prepareDownload, type DownloadRequest } from './download
 
 const MAX_PLANS = 10_000;
 
-/** A prepared download body and the key of its plan. */
+/** A prepared download body, the duration its plan fills (no duration: the whole track), and the plan's key. */
 interface PlanRequest {
   request: DownloadRequest;
+  durationSeconds: number;
   key: string;
 }
 
@@ -30,20 +31,20 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
     jsonBody: true,
     async prepare({ body }): Promise<PlanRequest> {
       const request = await prepareDownload(deps.tracks, body);
-      const { track, mode, durationSeconds, hitPointSeconds } = request;
-      // No duration: the whole track.
-      return { request, key: clipKey(track.audio_sha256, mode, durationSeconds ?? track.duration_seconds, hitPointSeconds) };
+      const { track, mode, hitPointSeconds } = request;
+      const durationSeconds = request.durationSeconds ?? track.duration_seconds;
+      return { request, durationSeconds, key: clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds) };
     },
     ready({ prepared }) {
       const body = plans.get((prepared as PlanRequest).key);
       return body === undefined ? undefined : jsonTextReply(body);
     },
     async answer({ prepared }) {
-      const { request, key } = prepared as PlanRequest;
-      const { track, mode, durationSeconds, hitPointSeconds } = request;
+      const { request, durationSeconds, key } = prepared as PlanRequest;
+      const { track, mode, hitPointSeconds } = request;
       let body: string;
       try {
-        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds: durationSeconds ?? track.duration_seconds, hitPointSeconds });
+        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds });
         body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
       } catch (err) {
         throw engineFailure(err);
