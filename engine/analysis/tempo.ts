@@ -125,35 +125,73 @@ function candidatesAt(frameRate: number): Candidates {
   return candidates;
 }
 
-/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
-export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
-  const { minLag, maxLag, priors } = candidatesAt(frameRate);
-  const acf = autocorrelationOf(onset, Math.min(maxLag * 4 + 2, onset.length - 1));
-  let bestPeriod = 0;
-  let bestScore = -Infinity;
+/**
+ * Candidates within this share of 0.5x, 1x or 2x the best period read the same tempo at another
+ * octave; anything else is another metrical reading of the music (3:2, 4:3, or unrelated).
+ */
+const SAME_OCTAVE_TOLERANCE = 0.06;
+const OCTAVE_MULTIPLES = [0.5, 1, 2];
+
+/** A tempo estimate: the beat period, and how close the best reading off its octaves came. */
+export interface TempoEstimate {
+  /** Estimated beat period in frames (fractional). */
+  periodFrames: number;
+  /**
+   * The best candidate score off the chosen period's octaves over the chosen one's (0 to 1): near
+   * 1 the onsets fit another metrical reading (3:2, 4:3) as well, and the choice is a coin toss.
+   */
+  rivalRatio: number;
+}
+
+/** Whether `period` is `best` at the same or a neighbouring octave. */
+function sameOctaves(period: number, best: number): boolean {
+  return OCTAVE_MULTIPLES.some((m) => Math.abs(period / (best * m) - 1) <= SAME_OCTAVE_TOLERANCE);
+}
+
+/** Each candidate period's score: its strength (beat, 2 beats, bar) times its prior. */
+function candidateScores(acf: Float64Array, { minLag, priors }: Candidates): Float64Array {
+  const scores = new Float64Array(priors.length);
   for (let k = 0; k < priors.length; k++) {
     const period = minLag + k * PERIOD_STEP_FRAMES;
-    if (period > acf.length - 1) break;
+    if (period > acf.length - 1) return scores.subarray(0, k);
     // Sum over the first harmonic of the period and its bar: a true beat period repeats.
     const strength = acf[Math.round(period)] + 0.5 * acfAt(acf, 2 * period) + BAR_WEIGHT * acfAt(acf, BEATS_PER_BAR * period);
-    const score = strength * priors[k];
-    if (score > bestScore) {
-      bestScore = score;
-      bestPeriod = period;
-    }
+    scores[k] = strength * priors[k];
   }
+  return scores;
+}
+
+/** The period at the autocorrelation's peak near `lag`, by parabolic interpolation (fractional frames). */
+function interpolatedPeriod(acf: Float64Array, lag: number): number {
+  if (lag <= 1 || lag >= acf.length - 1) return lag;
+  const a = acf[lag - 1];
+  const b = acf[lag];
+  const c = acf[lag + 1];
+  const denominator = a - 2 * b + c;
+  return denominator < 0 ? lag + (0.5 * (a - c)) / denominator : lag;
+}
+
+/** The tempo of onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
+export function tempoEstimate(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): TempoEstimate {
+  const candidates = candidatesAt(frameRate);
+  const acf = autocorrelationOf(onset, Math.min(candidates.maxLag * 4 + 2, onset.length - 1));
+  const scores = candidateScores(acf, candidates);
+  let best = -1;
+  for (let k = 0; k < scores.length; k++) if (best < 0 || scores[k] > scores[best]) best = k;
+  const bestPeriod = best < 0 ? 0 : candidates.minLag + best * PERIOD_STEP_FRAMES;
   const bestLag = Math.round(bestPeriod);
-  if (bestLag === 0) return (60 * frameRate) / PRIOR_CENTER_BPM;
-  // Parabolic interpolation around the peak for a fractional period.
-  let period = bestLag;
-  if (bestLag > 1 && bestLag < acf.length - 1) {
-    const a = acf[bestLag - 1];
-    const b = acf[bestLag];
-    const c = acf[bestLag + 1];
-    const denominator = a - 2 * b + c;
-    if (denominator < 0) period = bestLag + (0.5 * (a - c)) / denominator;
+  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0 };
+  let rival = 0;
+  for (let k = 0; k < scores.length; k++) {
+    if (!sameOctaves(candidates.minLag + k * PERIOD_STEP_FRAMES, bestPeriod)) rival = Math.max(rival, scores[k]);
   }
-  return metricalLevelPeriod(onset, period, frameRate);
+  const periodFrames = metricalLevelPeriod(onset, interpolatedPeriod(acf, bestLag), frameRate);
+  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0 };
+}
+
+/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
+export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
+  return tempoEstimate(onset, frameRate, autocorrelationOf).periodFrames;
 }
 
 /** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
