@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm, analysisSignal } from '../../engine/analysis/analyse.ts';
-import { autocorrelation, autocorrelationByFft, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
+import { autocorrelation, autocorrelationByFft, tempoEstimate, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
+import { TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
 import { spectrogram } from '../../engine/analysis/spectrogram.ts';
 import { onsetStrength } from '../../engine/analysis/onset.ts';
 import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
@@ -68,4 +69,30 @@ test('the autocorrelation by FFT (the clip check\'s) equals the direct sums, and
   const onset = onsetStrength(spec.logBands, spec.bands, spec.frames);
   const period = tempoPeriodFrames(onset, spec.frameRate);
   assert.ok(Math.abs(tempoPeriodFrames(onset, spec.frameRate, autocorrelationByFft) - period) < 0.01, 'same beat period');
+});
+
+/** The clip check's tempo estimate (by FFT) of a signal, through real MP3 bytes. */
+async function clipTempo(signal: Float32Array) {
+  const { mono, sampleRate } = analysisSignal(await decodeMp3(await mp3Of(signal)));
+  const spec = spectrogram(mono, sampleRate);
+  return tempoEstimate(onsetStrength(spec.logBands, spec.bands, spec.frames), spec.frameRate, autocorrelationByFft);
+}
+
+test('a tempo reading off the beat\'s octaves ties only where the music holds two metres (the plan\'s tempo tie)', async () => {
+  // One pulse: the best reading off its octaves (3x the period, a third of it) is well behind.
+  for (const bpm of [60, 90, 120, 140, 170]) {
+    for (const [kind, render] of [['click track', clickTrack], ['drum pattern', drumPattern]] as const) {
+      const { rivalRatio } = await clipTempo(render(bpm, SECONDS));
+      assert.ok(rivalRatio < 0.8, `${kind} at ${bpm} BPM: rival ${rivalRatio.toFixed(3)}`);
+    }
+  }
+  // Two click streams at 2:3 and 3:4 at once: either is the beat, and the estimate says so.
+  const mixed = (a: number, b: number, bLevel: number) => {
+    const [x, y] = [clickTrack(a, SECONDS), clickTrack(b, SECONDS)];
+    return Float32Array.from(x, (v, i) => 0.5 * (v + bLevel * y[i]));
+  };
+  for (const [a, b, bLevel] of [[100, 150, 1], [90, 120, 0.7]]) {
+    const { rivalRatio } = await clipTempo(mixed(a, b, bLevel));
+    assert.ok(rivalRatio >= TEMPO_TIE_RATIO, `${a} and ${b} BPM clicks: rival ${rivalRatio.toFixed(3)}`);
+  }
 });
