@@ -125,27 +125,19 @@ function candidatesAt(frameRate: number): Candidates {
   return candidates;
 }
 
-/**
- * Candidates within this share of 0.5x, 1x or 2x the best period read the same tempo at another
- * octave; anything else is another metrical reading of the music (3:2, 4:3, or unrelated).
- */
-const SAME_OCTAVE_TOLERANCE = 0.06;
-const OCTAVE_MULTIPLES = [0.5, 1, 2];
+/** Candidates within this share of the best period are its own autocorrelation peak, not another reading. */
+const SAME_PERIOD_TOLERANCE = 0.06;
 
-/** A tempo estimate: the beat period, and how close the best reading off its octaves came. */
+/** A tempo estimate: the beat period, and how close the best other reading came. */
 export interface TempoEstimate {
   /** Estimated beat period in frames (fractional). */
   periodFrames: number;
   /**
-   * The best candidate score off the chosen period's octaves over the chosen one's (0 to 1): near
-   * 1 the onsets fit another metrical reading (3:2, 4:3) as well, and the choice is a coin toss.
+   * The best score of any other reading (another metrical level such as 3:2 or 4:3, or the same
+   * pulse at half or double speed) over the chosen one's, 0 to 1: near 1, the onsets fit that
+   * reading as well, and the choice between them is a coin toss.
    */
   rivalRatio: number;
-}
-
-/** Whether `period` is `best` at the same or a neighbouring octave. */
-function sameOctaves(period: number, best: number): boolean {
-  return OCTAVE_MULTIPLES.some((m) => Math.abs(period / (best * m) - 1) <= SAME_OCTAVE_TOLERANCE);
 }
 
 /** Each candidate period's score: its strength (beat, 2 beats, bar) times its prior. */
@@ -183,7 +175,8 @@ export function tempoEstimate(onset: Float32Array, frameRate: number, autocorrel
   if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0 };
   let rival = 0;
   for (let k = 0; k < scores.length; k++) {
-    if (!sameOctaves(candidates.minLag + k * PERIOD_STEP_FRAMES, bestPeriod)) rival = Math.max(rival, scores[k]);
+    const period = candidates.minLag + k * PERIOD_STEP_FRAMES;
+    if (Math.abs(period / bestPeriod - 1) > SAME_PERIOD_TOLERANCE) rival = Math.max(rival, scores[k]);
   }
   const periodFrames = metricalLevelPeriod(onset, interpolatedPeriod(acf, bestLag), frameRate);
   return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0 };

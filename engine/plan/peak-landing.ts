@@ -86,10 +86,11 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
 }
 
 /**
- * A clip whose best tempo reading off its octaves scores at least this share of the chosen one's
- * is as likely heard at the other (a 3:2 reading): the encoded clip's onsets tip the balance
- * either way, and its peak with it. Held out (9001), three of its sure misses tied at 0.99-1.00;
- * landed clips tied at 0.53-0.76 and one at 0.96.
+ * A clip whose best other tempo reading (a 3:2 or 4:3 level, or half or double speed) scores at
+ * least this share of the chosen one's is as likely heard at the other: the encoded clip's onsets
+ * tip the balance either way, and its peak with it. Held out (9001), three of its sure misses tied
+ * off the octaves at 0.99-1.00 and one at the octave (a 168 BPM clip heard at 84); landed clips
+ * tied at 0.53-0.76, one at 0.96.
  */
 export const TEMPO_TIE_RATIO = 0.95;
 
