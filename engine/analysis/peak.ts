@@ -87,6 +87,11 @@ export interface PeakChoice {
   beat: number;
   /** Score difference (in units of the loudest beat's level) to the runner-up; Infinity when there is none. */
   margin: number;
+  /**
+   * How much the entrance's rise from the beat before outdoes the next biggest such rise the
+   * entrance search saw (units of the loudest beat's level); Infinity when it saw no other.
+   */
+  entranceMargin: number;
 }
 
 /** Index into `beatFrames` of the peak beat. */
@@ -106,7 +111,7 @@ export interface BeatRange {
  */
 export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRate: number, among?: BeatRange): PeakChoice {
   const n = beatFrames.length;
-  if (n === 0) return { beat: -1, margin: Infinity };
+  if (n === 0) return { beat: -1, margin: Infinity, entranceMargin: Infinity };
   const tracked = beatEnergies(beatFrames, levels);
   const loudest = Math.max(...tracked) || 1;
   const lead = leadEnergies(beatFrames, levels, loudest, frameRate);
@@ -123,11 +128,11 @@ export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRat
   const entranceOf = (i: number) => Math.max(among ? firstCandidate : lead.length, entranceNear(energy, i, lastCandidate));
   let best = -1;
   scores.forEach((score, i) => { if (!Number.isNaN(score) && (best < 0 || score > scores[best])) best = i; });
-  if (best < 0) return { beat: 0, margin: Infinity };
+  if (best < 0) return { beat: 0, margin: Infinity, entranceMargin: Infinity };
   const entrance = entranceOf(best);
   let runnerUp = -Infinity;
   scores.forEach((score, i) => { if (score > runnerUp && entranceOf(i) !== entrance) runnerUp = score; });
-  return { beat: entrance - lead.length, margin: scores[best] - runnerUp };
+  return { beat: entrance - lead.length, margin: scores[best] - runnerUp, entranceMargin: entranceMarginOf(energy, best, lastCandidate, entrance) / loudest };
 }
 
 /**
@@ -147,6 +152,15 @@ function riseScores(energy: Float64Array, first: number, last: number, loudest: 
     scores[i] = (after - before) / loudest + 0.5 * (after / loudest);
   }
   return scores;
+}
+
+/** The entrance's rise from the beat before over the biggest other rise entranceNear saw around `beat`: near 0, it chose between two entrances by a hair. */
+function entranceMarginOf(energy: Float64Array, beat: number, last: number, entrance: number): number {
+  let other = -Infinity;
+  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(last, beat + ENTRANCE_SEARCH_BEATS); j++) {
+    if (j !== entrance) other = Math.max(other, energy[j] - energy[j - 1]);
+  }
+  return entrance >= 1 ? energy[entrance] - energy[entrance - 1] - other : Infinity;
 }
 
 /** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */

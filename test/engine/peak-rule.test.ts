@@ -2,7 +2,7 @@
 // a track's last beat (cut off by the track's end) is never the peak.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { peakBeat } from '../../engine/analysis/peak.ts';
+import { frameLevels, peakBeat, peakChoice } from '../../engine/analysis/peak.ts';
 
 const FRAMES_PER_BEAT = 40;
 /** The analysis's frame rate (22,050 Hz / 256): a beat of 40 frames is 0.46 s. */
@@ -50,4 +50,19 @@ test('the fade-in before a track\'s first beat (under 0.75 s) is no lead-in: the
   const levels = [...Array(16).fill(0.6), ...Array(8).fill(0.5), ...Array(16).fill(0.8), ...Array(8).fill(0.3)];
   const { beats, rms } = withUntrackedLead(levels, 1, 0.05);
   assert.equal(peakBeat(beats, rms, FRAME_RATE), 24);
+});
+
+test('the entrance margin says how clearly the entrance beat its neighbour: a step in two near-equal halves is a toss-up', () => {
+  const choose = (levels: number[]) => {
+    const { beats, rms } = beatsAndRms(levels);
+    return peakChoice(beats, frameLevels(rms), FRAME_RATE);
+  };
+  // One step from 0.1 to 0.9: the entrance, by the whole step (0.8 of the loudest beat's 0.9).
+  const clear = choose([...Array(16).fill(0.1), ...Array(16).fill(0.9), ...Array(8).fill(0.2)]);
+  assert.equal(clear.beat, 16);
+  assert.ok(clear.entranceMargin > 0.5, `clear step: ${clear.entranceMargin}`);
+  // The same rise in two steps of 0.4 and 0.41, two beats apart: either could be heard as the entrance.
+  const split = choose([...Array(16).fill(0.1), 0.5, 0.5, ...Array(16).fill(0.91), ...Array(8).fill(0.2)]);
+  assert.ok(split.beat === 16 || split.beat === 18, `split step entrance ${split.beat}`);
+  assert.ok(split.entranceMargin >= 0 && split.entranceMargin < 0.05, `split step: ${split.entranceMargin}`);
 });
