@@ -154,20 +154,25 @@ function riseScores(energy: Float64Array, first: number, last: number, loudest: 
   return scores;
 }
 
+/** The beats whose rise from the beat before entranceNear weighs around `beat` (not after `last`), first and last inclusive. */
+function entranceWindow(beat: number, last: number): { from: number; to: number } {
+  return { from: Math.max(1, beat - ENTRANCE_SEARCH_BEATS), to: Math.min(last, beat + ENTRANCE_SEARCH_BEATS) };
+}
+
 /** The entrance's rise from the beat before over the biggest other rise entranceNear saw around `beat`: near 0, it chose between two entrances by a hair. */
 function entranceMarginOf(energy: Float64Array, beat: number, last: number, entrance: number): number {
+  const { from, to } = entranceWindow(beat, last);
   let other = -Infinity;
-  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(last, beat + ENTRANCE_SEARCH_BEATS); j++) {
-    if (j !== entrance) other = Math.max(other, energy[j] - energy[j - 1]);
-  }
+  for (let j = from; j <= to; j++) if (j !== entrance) other = Math.max(other, energy[j] - energy[j - 1]);
   return entrance >= 1 ? energy[entrance] - energy[entrance - 1] - other : Infinity;
 }
 
 /** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */
 function entranceNear(energy: Float64Array, beat: number, last: number): number {
+  const { from, to } = entranceWindow(beat, last);
   let entrance = beat;
   let rise = -Infinity;
-  for (let j = Math.max(1, beat - ENTRANCE_SEARCH_BEATS); j <= Math.min(last, beat + ENTRANCE_SEARCH_BEATS); j++) {
+  for (let j = from; j <= to; j++) {
     if (energy[j] - energy[j - 1] > rise) {
       rise = energy[j] - energy[j - 1];
       entrance = j;

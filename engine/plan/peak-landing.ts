@@ -7,9 +7,9 @@
 // them, their tempo estimated and beat-tracked as the analysis does, then the peak rule and its
 // margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
-import { type FrameLevels, peakChoice } from '../analysis/peak.ts';
+import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, firstAtOrAfter } from '../analysis/beats.ts';
-import { autocorrelationByFft, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
+import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import type { Run } from './plan.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
@@ -55,9 +55,9 @@ function halfRate(onset: Float32Array): Float32Array {
 }
 
 /** The peak rule's choice on the given beat frames: the index of the peak beat (-1 without beats), its time in the clip and its margin. */
-function peakOn(beats: Int32Array, levels: FrameLevels, rate: number): { beat: number; seconds: number; margin: number; entranceMargin: number } {
-  const { beat, margin, entranceMargin } = peakChoice(beats, levels, rate);
-  return { beat, seconds: beat < 0 ? NaN : frameSeconds(beats[beat], rate), margin, entranceMargin };
+function peakOn(beats: Int32Array, levels: FrameLevels, rate: number): PeakChoice & { seconds: number } {
+  const choice = peakChoice(beats, levels, rate);
+  return { ...choice, seconds: choice.beat < 0 ? NaN : frameSeconds(beats[choice.beat], rate) };
 }
 
 /** Where the peak rule's choice puts the clip's peak relative to `hitSeconds`. */
@@ -98,14 +98,13 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
  */
 export const TEMPO_TIE_RATIO = 0.95;
 
-/** The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames). */
-function clipEnvelopes(analysis: Analysis, runs: Run[]): { levels: FrameLevels; onset: Float32Array; periodFrames: number; tempoTies: boolean } {
+/** The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames, rival reading). */
+function clipEnvelopes(analysis: Analysis, runs: Run[]): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
   const onset = envelopeOf(analysis.onset, runs, rate);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
-  const { periodFrames, rivalRatio } = tempoEstimate(onset, rate, autocorrelationByFft);
-  return { levels: clipLevels(analysis.rms, runs, rate), onset, periodFrames, tempoTies: rivalRatio >= TEMPO_TIE_RATIO };
+  return { levels: clipLevels(analysis.rms, runs, rate), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
 }
 
 /** The clip the tempo check lays out: this long (a typical edit), centred on the track's peak. */
@@ -156,13 +155,13 @@ export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | unde
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, tempoTies } = clipEnvelopes(analysis, runs);
+  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return 'miss';
   const landing = landingOn(beatFrames(onset, periodFrames), levels, rate, hitSeconds);
   // Sure only at a tempo the clip's own analysis will surely read.
-  return landing === 'sure' && tempoTies ? 'thin' : landing;
+  return landing === 'sure' && rivalRatio >= TEMPO_TIE_RATIO ? 'thin' : landing;
 }
 
 /** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
