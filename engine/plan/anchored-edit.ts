@@ -4,6 +4,7 @@
 // none of the first few does, a wider search of more pairs judged on the source's own beats.
 import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
+import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, cheapest } from './edit-choice.ts';
 import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
@@ -35,10 +36,27 @@ export interface Anchored {
   peakSeconds: number;
 }
 
+/** A candidate plan and its place in the order of preference. */
+interface Ranked {
+  choice: Choice;
+  rank: number;
+}
+
 /** A plan that lands the peak at H, and how surely. */
 interface Landed {
   choice: Choice;
   landing: 'sure' | 'thin';
+}
+
+/**
+ * What a plan plays from H to its end, as a string: the source time where the run playing H
+ * stops, then each later run. Plans that differ only before the peak share it.
+ */
+function tailKey(runs: Run[], hit: number): string {
+  let clipStart = 0;
+  let r = 0;
+  while (r < runs.length - 1 && clipStart + runs[r].length <= hit) clipStart += runs[r++].length;
+  return [runs[r].sourceStart + runs[r].length, ...runs.slice(r + 1).map((run) => `${run.sourceStart}+${run.length}`)].join(' ');
 }
 
 /**
@@ -51,14 +69,23 @@ interface Landed {
  * found tracked up to 6 of them before reaching its sure one. On the source's beats a plan is
  * judged at `sourceBeatHit`: H, or for an anchor off the source's beats, where its nearest source
  * beat plays.
+ *
+ * A plan that plays the same from H on as one that missed once tracked (tailKey) is tracked after
+ * the others: the clip's beats near its end set their phase at the peak too, and plans that only
+ * change the lead-in mostly miss alike (a demo song's nine cheapest plans into one ending all
+ * heard the peak 0.4 s early; the tenth, into another ending, landed).
  */
 function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity): Landed | undefined {
-  const thinOnSourceBeats: { choice: Choice; rank: number }[] = [];
-  let firstThin: { choice: Choice; rank: number } | undefined;
+  const thinOnSourceBeats: Ranked[] = [];
+  const afterMissedTails: Ranked[] = [];
+  const missedTails = new Set<string>();
+  let firstThin: Ranked | undefined;
   let tracked = 0;
-  const landsSurely = (choice: Choice, rank: number): boolean => {
+  const tailMissed = (choice: Choice) => missedTails.size > 0 && missedTails.has(tailKey(choice.runs, hit));
+  const landsSurely = ({ choice, rank }: Ranked): boolean => {
     if (++tracked > maxTracked) return false;
     const landing = trackedLanding(analysis, choice.runs, hit);
+    if (landing === 'miss') missedTails.add(tailKey(choice.runs, hit));
     if (landing === 'thin' && (!firstThin || rank < firstThin.rank)) firstThin = { choice, rank };
     return landing === 'sure';
   };
@@ -68,12 +95,17 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
   for (const choice of candidates) {
     if (tracked >= maxTracked) break;
     const onSourceBeats = screened ? sourceBeatLanding(analysis, choice.runs, sourceBeatHit) : 'sure';
-    if (onSourceBeats === 'thin') thinOnSourceBeats.push({ choice, rank });
-    else if (onSourceBeats === 'sure' && landsSurely(choice, rank)) return { choice, landing: 'sure' };
-    rank++;
+    const ranked = { choice, rank: rank++ };
+    if (onSourceBeats === 'thin') thinOnSourceBeats.push(ranked);
+    else if (onSourceBeats === 'sure' && tailMissed(choice)) afterMissedTails.push(ranked);
+    else if (onSourceBeats === 'sure' && landsSurely(ranked)) return { choice, landing: 'sure' };
   }
-  for (const { choice, rank } of thinOnSourceBeats) {
-    if (landsSurely(choice, rank)) return { choice, landing: 'sure' };
+  for (const ranked of thinOnSourceBeats) {
+    if (tailMissed(ranked.choice)) afterMissedTails.push(ranked);
+    else if (landsSurely(ranked)) return { choice: ranked.choice, landing: 'sure' };
+  }
+  for (const ranked of afterMissedTails) {
+    if (landsSurely(ranked)) return { choice: ranked.choice, landing: 'sure' };
   }
   return firstThin && { choice: firstThin.choice, landing: 'thin' };
 }
