@@ -48,15 +48,19 @@ interface Landed {
   landing: 'sure' | 'thin';
 }
 
+/** Tail keys hold times in these units of a second: a run's end worked out two ways differs in its last bits. */
+const TAIL_KEY_UNITS = 1000;
+
 /**
  * What a plan plays from H to its end, as a string: the source time where the run playing H
- * stops, then each later run. Plans that differ only before the peak share it.
+ * stops, then each later run (to the millisecond). Plans that differ only before the peak share it.
  */
-function tailKey(runs: Run[], hit: number): string {
+export function tailKey(runs: Run[], hit: number): string {
+  const ms = (seconds: number) => Math.round(seconds * TAIL_KEY_UNITS);
   let clipStart = 0;
   let r = 0;
   while (r < runs.length - 1 && clipStart + runs[r].length <= hit) clipStart += runs[r++].length;
-  return [runs[r].sourceStart + runs[r].length, ...runs.slice(r + 1).map((run) => `${run.sourceStart}+${run.length}`)].join(' ');
+  return [ms(runs[r].sourceStart + runs[r].length), ...runs.slice(r + 1).map((run) => `${ms(run.sourceStart)}+${ms(run.length)}`)].join(' ');
 }
 
 /**
