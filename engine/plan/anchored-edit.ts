@@ -6,8 +6,8 @@ import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
 import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
-import { type Choice, cheapest } from './edit-choice.ts';
-import { type LeadIn, keptLeadIns, leadInCandidates } from './lead-in.ts';
+import { type Choice, WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
+import { type LeadIn, type LeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, endingKinds } from './after-peak.ts';
 
 /** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
@@ -172,8 +172,6 @@ function planKey(choice: Choice): string {
   return choice.runs.map((run) => `${run.sourceStart}+${run.length}`).join(' ');
 }
 
-/** Lead-ins, and endings of each kind, the wide search pairs (the first checks pair CANDIDATES_PER_SIDE). */
-const WIDE_PER_SIDE = 24;
 /** Plans the wide search screens on the source's own beats (~20 us each on a 60 s edit), cheapest first. */
 const WIDE_SCREENS = 64;
 /**
@@ -192,10 +190,10 @@ const WIDE_TRACKED = 3;
  * count every plan they try against one budget, so a track whose cheapest plans all replay a
  * louder passage before H ran out of checks on plans that were never going to land.
  */
-function wideLanding(analysis: Analysis, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIn[], endings: (index: number) => AfterPeak[] | undefined, checked: Choice[]): Landed | undefined {
+function wideLanding(analysis: Analysis, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: (index: number) => AfterPeak[] | undefined, checked: Choice[]): Landed | undefined {
   // Keyed here, not as they are checked: most plans land in the first checks and never get here.
   const checkedKeys = new Set(checked.map(planKey));
-  const befores = cheapest(leadIns, WIDE_PER_SIDE);
+  const befores = leadIns.cheapest;
   const candidates = function* () {
     let screens = 0;
     for (let k = 0, kind; (kind = endings(k)); k++) {

@@ -31,7 +31,27 @@ export function peakWindowCost(grid: BarGrid, seconds: number): number {
 }
 
 /** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */
-const CANDIDATES_PER_SIDE = 6;
+export const CANDIDATES_PER_SIDE = 6;
+/** Lead-ins, and endings of each kind, a wider search pairs when none of the first checks lands (anchored-edit.ts). */
+export const WIDE_PER_SIDE = 24;
+
+/**
+ * Where `item` goes among `kept` (ordered by `compare`) so that equals keep their order, as a
+ * stable sort would: after every item it does not come strictly before. `kept.length` when last.
+ */
+function placeOf<T>(kept: T[], item: T, compare: (a: T, b: T) => number): number {
+  let at = kept.length;
+  while (at > 0 && compare(item, kept[at - 1]) < 0) at--;
+  return at;
+}
+
+/** Puts `item` in its place among `kept` (ordered by `compare`, at most `count` long) when it is among the first `count`. */
+export function keepFewest<T>(kept: T[], item: T, count: number, compare: (a: T, b: T) => number): void {
+  const at = placeOf(kept, item, compare);
+  if (at >= count) return;
+  kept.splice(at, 0, item);
+  if (kept.length > count) kept.pop();
+}
 
 /**
  * The first `count` of `items` in the order `compare` gives (equals keep their order, as a stable
@@ -39,16 +59,16 @@ const CANDIDATES_PER_SIDE = 6;
  */
 export function fewest<T>(items: T[], count: number, compare: (a: T, b: T) => number): T[] {
   const kept: T[] = [];
-  for (const item of items) {
-    const at = kept.findIndex((other) => compare(item, other) < 0);
-    if (at >= 0) kept.splice(at, 0, item);
-    else if (kept.length < count) kept.push(item);
-    if (kept.length > count) kept.pop();
-  }
+  for (const item of items) keepFewest(kept, item, count, compare);
   return kept;
 }
 
 /** The `count` cheapest of `found` (CANDIDATES_PER_SIDE unless told), cheapest first. */
 export function cheapest<T extends { cost: number }>(found: T[], count = CANDIDATES_PER_SIDE): T[] {
-  return fewest(found, count, (a, b) => a.cost - b.cost);
+  return fewest(found, count, byCost);
+}
+
+/** Cheaper first. */
+export function byCost(a: { cost: number }, b: { cost: number }): number {
+  return a.cost - b.cost;
 }

@@ -4,7 +4,7 @@
 import type { Run } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { startCost } from './edges.ts';
-import { CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, cheapest, fewest, peakWindowCost } from './edit-choice.ts';
+import { CANDIDATES_PER_SIDE, CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, WIDE_PER_SIDE, byCost, keepFewest, peakWindowCost } from './edit-choice.ts';
 import { WINDOW_BEATS } from '../analysis/peak.ts';
 
 /** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
@@ -19,6 +19,42 @@ export interface LeadIn {
   peakRunStart: number;
   /** Mean RMS (linear) of what plays in the peak rule's window before H: the lower, the clearer the rise at H. */
   before: number;
+}
+
+/** Lead-ins kept for the quietest run-up to H, besides the cheapest: on a track about as loud all through, the clearest rise. */
+const QUIETEST_LEAD_INS = 3;
+/** The quietest kept of all: those not among the CANDIDATES_PER_SIDE cheapest give the QUIETEST_LEAD_INS. */
+const QUIETEST_KEPT = CANDIDATES_PER_SIDE + QUIETEST_LEAD_INS;
+
+/**
+ * The lead-ins to H an edit may pair with an ending: how many there are, the WIDE_PER_SIDE
+ * cheapest (cheapest first) and the QUIETEST_KEPT quietest (byQuiet). A plan weighs hundreds of
+ * lead-ins and pairs a few: each is made only when it is kept, as the search offers it
+ * (wouldKeep, keep), so a plan's search leaves little for the garbage collector (its pauses, a
+ * millisecond or two every few dozen plans, were much of the plan's p99).
+ */
+export interface LeadIns {
+  count: number;
+  cheapest: LeadIn[];
+  quietest: LeadIn[];
+}
+
+/** Quieter run-up to H first; equally quiet, the cheaper. */
+function byQuiet(a: LeadIn, b: LeadIn): number {
+  return a.before - b.before || a.cost - b.cost;
+}
+
+/** Counts a lead-in of this cost and run-up as found, and says whether it is kept (then `keep` it). */
+function wouldKeep(found: LeadIns, cost: number, before: number): boolean {
+  found.count++;
+  const { cheapest, quietest } = found;
+  const dearest = cheapest[cheapest.length - 1], loudest = quietest[quietest.length - 1];
+  return cheapest.length < WIDE_PER_SIDE || cost < dearest.cost || quietest.length < QUIETEST_KEPT || before < loudest.before || (before === loudest.before && cost < loudest.cost);
+}
+
+function keep(found: LeadIns, leadIn: LeadIn): void {
+  keepFewest(found.cheapest, leadIn, WIDE_PER_SIDE, byCost);
+  keepFewest(found.quietest, leadIn, QUIETEST_KEPT, byQuiet);
 }
 
 /** For each bar, whether it may play before the peak: not the climax itself, and quieter than `loudnessShare` of it. */
@@ -55,12 +91,14 @@ function peakRunStarts(grid: BarGrid): { at: number; into: number }[] {
   return starts;
 }
 
-/** Before the peak: the clip's first H seconds as one run, ending where the run through the peak begins (or the track itself). All of them. */
-function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean): LeadIn[] {
+/** Before the peak: the clip's first H seconds as one run, ending where the run through the peak begins (or the track itself). All of them, into `found`. */
+function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boolean, found: LeadIns): void {
   const peak = grid.analysis.peakSeconds;
-  const found: LeadIn[] = [];
   const straight = peak - hit;
-  if (straight >= 0) found.push({ cost: startCost(grid, straight) + peakWindowCost(grid, hit), runs: [], peakRunStart: straight, before: beforeRms(grid, [], straight, hit) });
+  if (straight >= 0) {
+    const cost = startCost(grid, straight) + peakWindowCost(grid, hit), before = beforeRms(grid, straight, hit);
+    if (wouldKeep(found, cost, before)) keep(found, { cost, runs: [], peakRunStart: straight, before });
+  }
   for (const { at, into: c } of peakRunStarts(grid)) {
     const lead = hit - (peak - at);
     if (lead < MIN_PART_SECONDS) continue;
@@ -70,11 +108,10 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
       if (!playable(grid, forbidden, barAt(grid, s0), x)) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
-      const runs = [{ sourceStart: s0, length: lead }];
-      found.push({ cost: startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), runs, peakRunStart: at, before: beforeRms(grid, runs, at, hit) });
+      const cost = startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), before = beforeRms(grid, at, hit, s0, lead);
+      if (wouldKeep(found, cost, before)) keep(found, { cost, runs: [{ sourceStart: s0, length: lead }], peakRunStart: at, before });
     }
   }
-  return found;
 }
 
 /**
@@ -84,10 +121,9 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
  * that ends at bar line y, joined to whole bars z..x-1, joined at bar line x into the run through
  * the peak. O(bars^3) for each start of that run: only worked out when one run finds nothing.
  */
-function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadIn[] {
+function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found: LeadIns): void {
   const peak = grid.analysis.peakSeconds;
   const { lines, bars } = grid;
-  const found: LeadIn[] = [];
   for (const { at, into: c } of peakRunStarts(grid)) {
     const lead = hit - (peak - at);
     for (let x = 2; x < bars; x++) {
@@ -101,47 +137,42 @@ function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadI
           if (s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
           const seam = seamCost(grid, y, z, true);
           if (seam === undefined) continue;
-          const runs = [{ sourceStart: s0, length: leadA }, { sourceStart: lines[z], length: lines[x] - lines[z] }];
           const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);
-          found.push({ cost, runs, peakRunStart: at, before: beforeRms(grid, runs, at, hit) });
+          const before = beforeRms(grid, at, hit, lines[z], lines[x] - lines[z], s0, leadA);
+          if (!wouldKeep(found, cost, before)) continue;
+          keep(found, { cost, runs: [{ sourceStart: s0, length: leadA }, { sourceStart: lines[z], length: lines[x] - lines[z] }], peakRunStart: at, before });
         }
       }
     }
   }
-  return found;
 }
 
 /**
  * Mean RMS of the clip's last WINDOW_BEATS beats before H (or all of them, when H comes sooner):
- * the head of the run through the peak, from `peakRunStart`, and before it the end of `runs`.
+ * the head of the run through the peak, from `peakRunStart`, and before it the end of what the
+ * lead-in plays: its last run (`lastStart`, `lastLength`), then the one before it, if any (source
+ * seconds; numbers, not runs: it is worked out for every lead-in, and only the kept are made).
  */
-function beforeRms(grid: BarGrid, runs: Run[], peakRunStart: number, hit: number): number {
+function beforeRms(grid: BarGrid, peakRunStart: number, hit: number, lastStart = 0, lastLength = 0, earlierStart = 0, earlierLength = 0): number {
   const peak = grid.analysis.peakSeconds;
-  let left = Math.min(hit, WINDOW_BEATS * grid.beatSeconds);
-  const head = Math.min(left, peak - peakRunStart);
-  let sum = rmsBetween(grid, peak - head, peak) * head, seconds = head;
-  left -= head;
-  for (let r = runs.length - 1; r >= 0 && left > 0; r--) {
-    const take = Math.min(left, runs[r].length);
-    const end = runs[r].sourceStart + runs[r].length;
-    sum += rmsBetween(grid, end - take, end) * take;
-    seconds += take;
-    left -= take;
-  }
+  const window = Math.min(hit, WINDOW_BEATS * grid.beatSeconds);
+  const head = Math.min(window, peak - peakRunStart);
+  const last = Math.min(window - head, lastLength);
+  const earlier = Math.min(window - head - last, earlierLength);
+  const sum = rmsBetween(grid, peak - head, peak) * head + sumOfEnd(grid, lastStart + lastLength, last) + sumOfEnd(grid, earlierStart + earlierLength, earlier);
+  const seconds = head + Math.max(0, last) + Math.max(0, earlier);
   return seconds > 0 ? sum / seconds : 0;
 }
 
-/** Lead-ins kept for the quietest run-up to H, besides the cheapest: on a track about as loud all through, the clearest rise. */
-const QUIETEST_LEAD_INS = 3;
+/** RMS times seconds over the last `seconds` before source time `end` (nothing when that is none). */
+function sumOfEnd(grid: BarGrid, end: number, seconds: number): number {
+  return seconds > 0 ? rmsBetween(grid, end - seconds, end) * seconds : 0;
+}
 
-/**
- * The cheapest few of `found` (leadInCandidates), and apart from them the few whose run-up to H is
- * quietest (equally quiet: the cheaper first). `count`: how many of the cheapest (CANDIDATES_PER_SIDE unless told).
- */
-export function keptLeadIns(found: LeadIn[], count?: number): { cheapest: LeadIn[]; quietest: LeadIn[] } {
-  const kept = new Set(cheapest(found, count));
-  const rest = found.filter((leadIn) => !kept.has(leadIn));
-  return { cheapest: [...kept], quietest: fewest(rest, QUIETEST_LEAD_INS, (a, b) => a.before - b.before || a.cost - b.cost) };
+/** The CANDIDATES_PER_SIDE cheapest lead-ins, and apart from them the QUIETEST_LEAD_INS whose run-up to H is quietest (equally quiet: the cheaper first). */
+export function keptLeadIns({ cheapest, quietest }: LeadIns): { cheapest: LeadIn[]; quietest: LeadIn[] } {
+  const kept = cheapest.slice(0, CANDIDATES_PER_SIDE);
+  return { cheapest: kept, quietest: quietest.filter((leadIn) => !kept.includes(leadIn)).slice(0, QUIETEST_LEAD_INS) };
 }
 
 /**
@@ -151,14 +182,21 @@ export function keptLeadIns(found: LeadIn[], count?: number): { cheapest: LeadIn
  * prefers one that leaves the peak at H). Worked out once per anchor: the first checks keep a few
  * (keptLeadIns), a wider search more.
  */
-export function leadInCandidates(grid: BarGrid, hit: number): LeadIn[] {
+export function leadInCandidates(grid: BarGrid, hit: number): LeadIns {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
-  let found = leadIns(grid, hit, quieter, false);
-  if (found.length === 0) found = leadIns(grid, hit, quieter, true);
   const anyButClimax = leadInBars(grid, peakBar, Infinity);
-  if (found.length === 0) found = leadIns(grid, hit, anyButClimax, true);
-  if (found.length === 0) found = twoRunLeadIns(grid, hit, quieter);
-  if (found.length === 0) found = twoRunLeadIns(grid, hit, anyButClimax);
+  const found: LeadIns = { count: 0, cheapest: [], quietest: [] };
+  const searches = [
+    () => leadIns(grid, hit, quieter, false, found),
+    () => leadIns(grid, hit, quieter, true, found),
+    () => leadIns(grid, hit, anyButClimax, true, found),
+    () => twoRunLeadIns(grid, hit, quieter, found),
+    () => twoRunLeadIns(grid, hit, anyButClimax, found),
+  ];
+  for (const search of searches) {
+    if (found.count > 0) break;
+    search();
+  }
   return found;
 }
