@@ -146,19 +146,22 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
     yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
     for (let k = 1, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind)).slice(0, FALLBACK_PEAK_CHECKS);
   };
-  const checked: Choice[] = [];
-  // Within the budget, and not playing the avoided source time.
+  const checkedKeys = new Set<string>();
+  // Within the budget, not playing the avoided source time, and each plan once: an ending kind
+  // with joins relaxed to the track's most abrupt bar line holds the strict kind's plans again.
   const candidates = function* () {
     let checks = 0;
     for (const choice of inOrder()) {
       if (plays(choice, avoid)) continue;
+      const key = planKey(choice);
+      if (checkedKeys.has(key)) continue;
       if (++checks > maxChecks) return;
-      checked.push(choice);
+      checkedKeys.add(key);
       yield choice;
     }
   };
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid.analysis, hit, { avoid, sourceBeatHit }, leadIns, endings, checked);
+  const landed = firstLanding(grid.analysis, candidates(), hit, sourceBeatHit) ?? wideLanding(grid.analysis, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys);
   return landed ? { ...landed, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
 
@@ -188,18 +191,19 @@ const WIDE_TRACKED = 3;
  * preference and its pairs cheapest first, screened on the source's own beats as they play (a miss
  * there is final, and costs microseconds), the few that land there beat-tracked. The first checks
  * count every plan they try against one budget, so a track whose cheapest plans all replay a
- * louder passage before H ran out of checks on plans that were never going to land.
+ * louder passage before H ran out of checks on plans that were never going to land. A plan in
+ * `checkedKeys` (planKey: the first checks', and each one it screens) is not screened again.
  */
-function wideLanding(analysis: Analysis, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: (index: number) => AfterPeak[] | undefined, checked: Choice[]): Landed | undefined {
-  // Keyed here, not as they are checked: most plans land in the first checks and never get here.
-  const checkedKeys = new Set(checked.map(planKey));
+function wideLanding(analysis: Analysis, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: (index: number) => AfterPeak[] | undefined, checkedKeys: Set<string>): Landed | undefined {
   const befores = leadIns.cheapest;
   const candidates = function* () {
     let screens = 0;
     for (let k = 0, kind; (kind = endings(k)); k++) {
       for (const choice of pairs(befores, cheapest(kind, WIDE_PER_SIDE))) {
-        if (plays(choice, avoid) || checkedKeys.has(planKey(choice))) continue;
+        const key = planKey(choice);
+        if (plays(choice, avoid) || checkedKeys.has(key)) continue;
         if (++screens > WIDE_SCREENS) return;
+        checkedKeys.add(key);
         yield choice;
       }
     }
