@@ -11,7 +11,7 @@ import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.
 import { beatFrames, firstAtOrAfter } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
-import { type Run, playedRuns } from './plan.ts';
+import type { Run } from './plan.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
@@ -151,12 +151,11 @@ export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | unde
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
- * ms, not 1. The runs are laid out as the clip will play them (playedRuns), anchored on the
- * analysis's peak.
+ * ms, not 1.
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, playedRuns(runs, hitSeconds, analysis.peakSeconds));
+  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return 'miss';
@@ -165,13 +164,10 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   return landing === 'sure' && rivalRatio >= TEMPO_TIE_RATIO ? 'thin' : landing;
 }
 
-/**
- * Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when
- * it tracks no beat. The runs play as an edit with hit point `hitSeconds` anchored on `peakSeconds` (playedRuns).
- */
-export function trackedPeakSeconds(analysis: Analysis, runs: Run[], hitSeconds: number, peakSeconds: number): number | undefined {
+/** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
+export function trackedPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames } = clipEnvelopes(analysis, playedRuns(runs, hitSeconds, peakSeconds));
+  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs);
   const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), levels, rate);
   return beat < 0 ? undefined : seconds;
 }

@@ -49,11 +49,9 @@ function rounded(seconds: number): number {
 
 /**
  * The runs laid end to end, in whole samples: each run's clip start is rounded once, so the
- * lengths add up to exactly the clip's samples and no run drifts against its source. Each join
- * comes half a crossfade early, and the parts move to one frame phase (frame-align.ts): with a
- * hit point, the phase of the part that plays the peak (`peakSeconds`), which keeps its place.
+ * lengths add up to exactly the clip's samples and no run drifts against its source.
  */
-function placedParts(request: ClipRequest, runs: Run[], peakSeconds: number): PlanPart[] {
+export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
   const samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE);
   const parts: PlanPart[] = [];
   let clipSeconds = 0;
@@ -70,43 +68,21 @@ function placedParts(request: ClipRequest, runs: Run[], peakSeconds: number): Pl
     clipSeconds += run.length;
   });
   parts.forEach((part, i) => (part.length = (i + 1 < parts.length ? parts[i + 1].clipStart : samples) - part.clipStart));
+  const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
+  const holds = (p: PlanPart) => peakSample >= p.sourceStart && peakSample < p.sourceStart + p.length;
   // With a hit point the part that plays the peak keeps its place exactly; the others move to its frame phase.
-  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex((part) => holdsSource(part, peakSeconds)));
-  return alignToFrames(parts, anchor, samples);
-}
-
-/** Whether a part plays the source time `seconds`. */
-function holdsSource(part: PlanPart, seconds: number): boolean {
-  const sample = seconds * PLAN_SAMPLE_RATE;
-  return sample >= part.sourceStart && sample < part.sourceStart + part.length;
-}
-
-export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
-  const parts = placedParts(request, runs, peakSeconds);
-  const holder = parts.find((part) => holdsSource(part, peakSeconds));
+  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex(holds));
+  const aligned = alignToFrames(parts, anchor, samples);
+  const holder = aligned.find(holds);
   return {
     mode: request.mode,
     durationSeconds: request.durationSeconds,
-    samples: Math.round(request.durationSeconds * PLAN_SAMPLE_RATE),
-    parts,
+    samples,
+    parts: aligned,
     hitPointSeconds: request.hitPointSeconds ?? null,
-    peakInClipSeconds: holder ? rounded((holder.clipStart + peakSeconds * PLAN_SAMPLE_RATE - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
+    peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
     ending,
   };
-}
-
-/**
- * The runs of an edit with hit point `hitSeconds` as its clip will play them (placedParts: joins
- * half a crossfade early, parts on the frame phase of the one playing `peakSeconds`), in seconds:
- * what a plan's peak check lays out. The moves are a few milliseconds, but a clip's beat tracking
- * can take another phase for them (held out: a 12 ms move put a clip's beats half a beat later).
- */
-export function playedRuns(runs: Run[], hitSeconds: number, peakSeconds: number): Run[] {
-  const durationSeconds = runs.reduce((sum, run) => sum + run.length, 0);
-  return placedParts({ mode: 'edit', durationSeconds, hitPointSeconds: hitSeconds }, runs, peakSeconds).map((part) => ({
-    sourceStart: part.sourceStart / PLAN_SAMPLE_RATE,
-    length: part.length / PLAN_SAMPLE_RATE,
-  }));
 }
 
 /** The X-Clip-Plan header: [clip_start, source_start, length] triples in seconds, 3 decimals. */
