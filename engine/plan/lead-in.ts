@@ -40,16 +40,21 @@ export interface LeadIns {
 }
 
 /** Quieter run-up to H first; equally quiet, the cheaper. */
-function byQuiet(a: LeadIn, b: LeadIn): number {
+function byQuiet(a: { cost: number; before: number }, b: { cost: number; before: number }): number {
   return a.before - b.before || a.cost - b.cost;
 }
+
+/** What wouldKeep compares with the kept lead-ins: one object for every lead-in offered, none made per offer. */
+const offered = { cost: 0, before: 0 };
 
 /** Counts a lead-in of this cost and run-up as found, and says whether it is kept (then `keep` it). */
 function wouldKeep(found: LeadIns, cost: number, before: number): boolean {
   found.count++;
+  offered.cost = cost;
+  offered.before = before;
   const { cheapest, quietest } = found;
-  const dearest = cheapest[cheapest.length - 1], loudest = quietest[quietest.length - 1];
-  return cheapest.length < WIDE_PER_SIDE || cost < dearest.cost || quietest.length < QUIETEST_KEPT || before < loudest.before || (before === loudest.before && cost < loudest.cost);
+  return cheapest.length < WIDE_PER_SIDE || byCost(offered, cheapest[cheapest.length - 1]) < 0
+    || quietest.length < QUIETEST_KEPT || byQuiet(offered, quietest[quietest.length - 1]) < 0;
 }
 
 function keep(found: LeadIns, leadIn: LeadIn): void {
@@ -160,7 +165,7 @@ function beforeRms(grid: BarGrid, peakRunStart: number, hit: number, lastStart =
   const last = Math.min(window - head, lastLength);
   const earlier = Math.min(window - head - last, earlierLength);
   const sum = rmsBetween(grid, peak - head, peak) * head + sumOfEnd(grid, lastStart + lastLength, last) + sumOfEnd(grid, earlierStart + earlierLength, earlier);
-  const seconds = head + Math.max(0, last) + Math.max(0, earlier);
+  const seconds = head + last + earlier;
   return seconds > 0 ? sum / seconds : 0;
 }
 
@@ -185,18 +190,13 @@ export function keptLeadIns({ cheapest, quietest }: LeadIns): { cheapest: LeadIn
 export function leadInCandidates(grid: BarGrid, hit: number): LeadIns {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
-  const anyButClimax = leadInBars(grid, peakBar, Infinity);
   const found: LeadIns = { count: 0, cheapest: [], quietest: [] };
-  const searches = [
-    () => leadIns(grid, hit, quieter, false, found),
-    () => leadIns(grid, hit, quieter, true, found),
-    () => leadIns(grid, hit, anyButClimax, true, found),
-    () => twoRunLeadIns(grid, hit, quieter, found),
-    () => twoRunLeadIns(grid, hit, anyButClimax, found),
-  ];
-  for (const search of searches) {
-    if (found.count > 0) break;
-    search();
-  }
+  leadIns(grid, hit, quieter, false, found);
+  if (found.count === 0) leadIns(grid, hit, quieter, true, found);
+  if (found.count > 0) return found;
+  const anyButClimax = leadInBars(grid, peakBar, Infinity);
+  leadIns(grid, hit, anyButClimax, true, found);
+  if (found.count === 0) twoRunLeadIns(grid, hit, quieter, found);
+  if (found.count === 0) twoRunLeadIns(grid, hit, anyButClimax, found);
   return found;
 }
