@@ -1,8 +1,8 @@
 // Edits of real recordings (Debian's hyperrogue-music, drascula-music) whose cheapest plans on the
-// track's peak all land the clip's own peak elsewhere, or that were refused: the edit then searches
-// wider (more lead-ins and endings, screened on the source's beats), anchors where such a clip
-// hears its peak, or joins two runs before the peak; the decoded clip, analysed on its own, has its
-// peak within 25 ms of H. Skips when a package or ffmpeg is absent (the suite must pass without).
+// track's peak all land the clip's own peak elsewhere, land it only thinly, or that were refused:
+// the edit then searches wider (more lead-ins and endings, screened on the source's beats),
+// anchors where such a clip hears its peak or on another entrance, or joins two runs before the
+// peak; the decoded clip, analysed on its own, has its peak within 25 ms of H. Skips when a package or ffmpeg is absent (the suite must pass without).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
