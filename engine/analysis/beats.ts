@@ -37,25 +37,55 @@ function workArrays(frames: number): WorkArrays {
 
 /** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
-  const n = onset.length;
-  if (n === 0) return new Int32Array(0);
+  if (onset.length === 0) return new Int32Array(0);
   const local = smoothedOnsets(onset, periodFrames);
   const { score, back } = beatScores(local, periodFrames);
-  // The last beat: the best-scoring frame within the final beat period.
+  return chainFrom(bestLast(score, periodFrames), back, local, onset);
+}
+
+/** Beats, and the best chain of beats that ends in another phase, with its score as a share of the beats' (1: a tie). */
+export interface BeatsAndRival {
+  beats: Int32Array;
+  rival: Int32Array;
+  rivalRatio: number;
+}
+
+/**
+ * beatFrames, and the best chain that ends in another phase (its last beat at least a quarter
+ * period from the chosen one's): when it scores nearly as well, a small change to the onsets (a
+ * clip re-encoded and analysed on its own frames) can make it the beats.
+ */
+export function beatFramesAndRival(onset: Float32Array, periodFrames: number): BeatsAndRival {
+  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0 };
+  const local = smoothedOnsets(onset, periodFrames);
+  const { score, back } = beatScores(local, periodFrames);
+  const last = bestLast(score, periodFrames);
+  const rivalLast = bestLast(score, periodFrames, last);
+  return { beats: chainFrom(last, back, local, onset), rival: chainFrom(rivalLast, back, local, onset), rivalRatio: score[rivalLast] / score[last] };
+}
+
+/** The best-scoring frame within the final beat period; with `awayFrom`, the best at least a quarter period from that frame. */
+function bestLast(score: Float64Array, periodFrames: number, awayFrom?: number): number {
+  const n = score.length;
   let last = n - 1;
   let lastScore = -Infinity;
   for (let t = Math.max(0, n - Math.round(periodFrames) - 1); t < n; t++) {
+    if (awayFrom !== undefined && Math.abs(t - awayFrom) < periodFrames / 4) continue;
     if (score[t] > lastScore) {
       lastScore = score[t];
       last = t;
     }
   }
+  return last;
+}
+
+/** The beats backtracked from frame `last`, from the first where the music has started (leading silence carries no onsets). */
+function chainFrom(last: number, back: Int32Array, local: Float64Array, onset: Float32Array): Int32Array {
   const beats: number[] = [];
   for (let t = last; t >= 0; t = back[t]) beats.push(t);
   beats.reverse();
-  // Drop beats before the music starts (leading silence carries no onsets).
   let localMax = 0;
-  for (let i = 0; i < n; i++) localMax = Math.max(localMax, local[i]);
+  for (let i = 0; i < local.length; i++) localMax = Math.max(localMax, local[i]);
   const threshold = 0.05 * localMax;
   let first = 0;
   while (first < beats.length - 1 && local[beats[first]] < threshold) first++;

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm, analysisSignal } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, autocorrelationByFft, tempoEstimate, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
-import { TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
+import { PHASE_TIE_RATIO, TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
+import { beatFrames, beatFramesAndRival } from '../../engine/analysis/beats.ts';
 import { spectrogram } from '../../engine/analysis/spectrogram.ts';
 import { onsetStrength } from '../../engine/analysis/onset.ts';
 import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
@@ -99,4 +100,33 @@ test('another tempo reading ties only where the music holds two (the plan\'s tem
   const strongWeak = Float32Array.from(clickTrack(150, SECONDS), (v, i) => (Math.floor((i - 0.5 * 44100 + beatSamples / 2) / beatSamples) % 2 === 1 ? 0.5 * v : v));
   const { rivalRatio } = await clipTempo(strongWeak);
   assert.ok(rivalRatio >= TEMPO_TIE_RATIO, `strong and weak clicks at 150 BPM: rival ${rivalRatio.toFixed(3)}`);
+});
+
+test('a chain of beats in the other phase ties where the onsets hold both phases, and joins the beats where they do not (the plan\'s phase tie)', () => {
+  // 120 BPM at the analysis's ~86 frames/s: a pulse every 43 frames, 30 s, ending on an off-beat
+  // (so both phases hold 60 pulses: a chain a beat shorter than the other ties at 59/60 at most).
+  const period = 43;
+  const frames = 2590;
+  const pulses = (offBeatLevel: number) => {
+    const onset = new Float32Array(frames);
+    for (let f = 10; f < frames; f += period) {
+      onset[f] = 1;
+      if (f + period / 2 < frames) onset[Math.round(f + period / 2)] = offBeatLevel;
+    }
+    return onset;
+  };
+  const offFromPulses = (beats: Int32Array) => Math.max(...Array.from(beats, (b) => Math.abs(((b - 10 + period / 2) % period) - period / 2)));
+  // Only the pulses: nothing scores in the other phase, so the best chain ending there joins the
+  // beats at once (every beat but its last on a pulse), and the plan's rule sees no other peak.
+  const clear = beatFramesAndRival(pulses(0), period);
+  assert.ok(offFromPulses(clear.beats) <= 1, 'pulses alone: the beats are on them');
+  assert.deepEqual(clear.beats, beatFrames(pulses(0), period), 'the same beats as beatFrames');
+  assert.ok(offFromPulses(clear.rival.subarray(0, -1)) <= 1, 'pulses alone: the rival chain joins the beats');
+  // Off-beats as strong as the beats: either phase is the beat, and the rival is the other one.
+  const tied = beatFramesAndRival(pulses(1), period);
+  assert.ok(tied.rivalRatio >= PHASE_TIE_RATIO, `off-beats as strong: rival ${tied.rivalRatio.toFixed(3)}`);
+  const rivalOff = Array.from(tied.rival, (b) => Math.abs(((b - 10) % period) - period / 2));
+  const beatsOnPulses = offFromPulses(tied.beats) <= 1;
+  const rivalOnOffBeats = rivalOff.filter((d) => d <= 1).length >= 0.9 * rivalOff.length;
+  assert.ok(beatsOnPulses ? rivalOnOffBeats : offFromPulses(tied.rival) <= 1, 'off-beats as strong: the rival chain takes the other phase');
 });
