@@ -38,9 +38,8 @@ function workArrays(frames: number): WorkArrays {
 /** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   if (onset.length === 0) return new Int32Array(0);
-  const local = smoothedOnsets(onset, periodFrames);
-  const { score, back } = beatScores(local, periodFrames);
-  return chainFrom(bestLast(score, periodFrames), back, local, onset);
+  const chains = beatChains(onset, periodFrames);
+  return chainFrom(chains, bestLast(chains.score, periodFrames), onset);
 }
 
 /** Beats, and the best chain of beats that ends in another phase, with its score as a share of the beats' (1: a tie). */
@@ -57,11 +56,25 @@ export interface BeatsAndRival {
  */
 export function beatFramesAndRival(onset: Float32Array, periodFrames: number): BeatsAndRival {
   if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0 };
+  const chains = beatChains(onset, periodFrames);
+  const last = bestLast(chains.score, periodFrames);
+  const rivalLast = bestLast(chains.score, periodFrames, last);
+  return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last] };
+}
+
+/** The dynamic programme's chains over the onsets, and the smoothed onset below which a beat comes before the music starts. */
+interface BeatChains {
+  local: Float64Array;
+  score: Float64Array;
+  back: Int32Array;
+  silentBelow: number;
+}
+
+function beatChains(onset: Float32Array, periodFrames: number): BeatChains {
   const local = smoothedOnsets(onset, periodFrames);
-  const { score, back } = beatScores(local, periodFrames);
-  const last = bestLast(score, periodFrames);
-  const rivalLast = bestLast(score, periodFrames, last);
-  return { beats: chainFrom(last, back, local, onset), rival: chainFrom(rivalLast, back, local, onset), rivalRatio: score[rivalLast] / score[last] };
+  let localMax = 0;
+  for (let i = 0; i < local.length; i++) localMax = Math.max(localMax, local[i]);
+  return { local, ...beatScores(local, periodFrames), silentBelow: 0.05 * localMax };
 }
 
 /** The best-scoring frame within the final beat period; with `awayFrom`, the best at least a quarter period from that frame. */
@@ -80,15 +93,12 @@ function bestLast(score: Float64Array, periodFrames: number, awayFrom?: number):
 }
 
 /** The beats backtracked from frame `last`, from the first where the music has started (leading silence carries no onsets). */
-function chainFrom(last: number, back: Int32Array, local: Float64Array, onset: Float32Array): Int32Array {
+function chainFrom({ local, back, silentBelow }: BeatChains, last: number, onset: Float32Array): Int32Array {
   const beats: number[] = [];
   for (let t = last; t >= 0; t = back[t]) beats.push(t);
   beats.reverse();
-  let localMax = 0;
-  for (let i = 0; i < local.length; i++) localMax = Math.max(localMax, local[i]);
-  const threshold = 0.05 * localMax;
   let first = 0;
-  while (first < beats.length - 1 && local[beats[first]] < threshold) first++;
+  while (first < beats.length - 1 && local[beats[first]] < silentBelow) first++;
   return evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset);
 }
 
