@@ -2,6 +2,7 @@
 // per-bar loudness, what a join between two bar lines sounds like, and how quiet a moment is.
 import type { Analysis } from '../analysis/analyse.ts';
 import { barDistance } from '../analysis/bar-features.ts';
+import { runningSum } from '../analysis/running-sum.ts';
 
 /** A join may show at most this quantile of the track's own bar-line novelty. */
 export const SEAM_NOVELTY_QUANTILE = 0.9;
@@ -58,8 +59,7 @@ function newBarGrid(analysis: Analysis): BarGrid {
   lines.set(downbeats);
   const lastLength = bars > 1 ? downbeats[bars - 1] - downbeats[bars - 2] : analysis.durationSeconds;
   lines[bars] = Math.min(analysis.durationSeconds, (downbeats[bars - 1] ?? 0) + lastLength);
-  const rmsSum = new Float64Array(analysis.rms.length + 1);
-  for (let i = 0; i < analysis.rms.length; i++) rmsSum[i + 1] = rmsSum[i] + analysis.rms[i];
+  const rmsSum = runningSum(analysis.rms);
   const natural: number[] = [];
   for (let i = 1; i < bars; i++) natural.push(barDistance(analysis.barFeatures, i - 1, i));
   const beats = analysis.beatTimesSeconds;
