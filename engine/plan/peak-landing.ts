@@ -162,23 +162,39 @@ export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | unde
 export const PHASE_TIE_RATIO = 0.985;
 
 /**
+ * A clip's landing as its tracked beats give it, and the peak rule's smaller margin there (its
+ * rise's or its entrance's, in units of the loudest beat's level): how thin a thin landing is.
+ * A landing made thin by a tempo or phase toss-up has margin 0, and a miss -Infinity.
+ */
+export interface TrackedLanding {
+  landing: Landing;
+  margin: number;
+}
+
+const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity };
+const TOSS_UP: TrackedLanding = { landing: 'thin', margin: 0 };
+
+/**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
  * ms, not 1.
  */
-export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): Landing {
+export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): TrackedLanding {
   const rate = analysis.frameRate;
   const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
-  if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return 'miss';
+  if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
   const { beats, rival, rivalRatio: phaseRatio } = beatFramesAndRival(onset, periodFrames);
-  const landing = landingOn(beats, levels, rate, hitSeconds);
-  if (landing !== 'sure') return landing;
+  const choice = peakOn(beats, levels, rate);
+  const landing = landingOf(choice, hitSeconds);
+  if (landing === 'miss') return MISSED;
+  const tracked = { landing, margin: Math.min(choice.margin, choice.entranceMargin) };
+  if (landing === 'thin') return tracked;
   // Sure only at a tempo the clip's own analysis will surely read, and in a phase it will.
-  if (rivalRatio >= TEMPO_TIE_RATIO) return 'thin';
-  return phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss' ? 'thin' : 'sure';
+  if (rivalRatio >= TEMPO_TIE_RATIO) return TOSS_UP;
+  return phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss' ? TOSS_UP : tracked;
 }
 
 /** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
