@@ -1,0 +1,43 @@
+// A plan's tracked landing (engine/plan/peak-landing.ts) says how thin a thin landing is: the peak
+// rule's margin, which an edit's search compares to keep the thin landing likeliest to hold. On a
+// synthetic track (an onset on every beat at 120 BPM, a loud entrance at 20 s and a rival entrance
+// at 8 s), the margin narrows as the rival grows, sure turns thin and then miss.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Analysis } from '../../engine/analysis/analyse.ts';
+import { trackedLanding } from '../../engine/plan/peak-landing.ts';
+import { frameSeconds } from '../../engine/analysis/spectrogram.ts';
+
+/** The analysis's frame rate (44,100 Hz / 256 hop). */
+const FRAME_RATE = 44100 / 256;
+const TRACK_SECONDS = 40;
+const BEAT_SECONDS = 0.5;
+/** RMS of the track outside its entrances, and of the climax from 20 s on (6 s long). */
+const QUIET_RMS = 0.05;
+const CLIMAX_RMS = 0.4;
+const ENTRANCE_SECONDS = 6;
+
+/** The fields a tracked landing reads: onsets and RMS per frame, at the analysis's frame rate. */
+function trackWith(rivalRms: number): Analysis {
+  const frames = Math.round(TRACK_SECONDS * FRAME_RATE);
+  const onset = new Float32Array(frames);
+  const rms = new Float32Array(frames).fill(QUIET_RMS);
+  for (let beat = 0; beat * BEAT_SECONDS < TRACK_SECONDS; beat++) onset[Math.round(beat * BEAT_SECONDS * FRAME_RATE)] = 1;
+  for (const [at, level] of [[20, CLIMAX_RMS], [8, rivalRms]]) {
+    const from = Math.round(at * FRAME_RATE);
+    rms.fill(level, from, from + Math.round(ENTRANCE_SECONDS * FRAME_RATE));
+  }
+  return { frameRate: FRAME_RATE, onset, rms, durationSeconds: TRACK_SECONDS } as unknown as Analysis;
+}
+
+test('a tracked landing\'s margin narrows as a rival entrance grows: sure, then thin, then a miss', () => {
+  const runs = [{ sourceStart: 0, length: 30 }];
+  const hit = frameSeconds(Math.round(20 * FRAME_RATE), FRAME_RATE);
+  const landings = [0.2, 0.3, 0.38, 0.39, 0.395, 0.45].map((rival) => trackedLanding(trackWith(rival), runs, hit));
+  assert.deepEqual(landings.map((l) => l.landing), ['sure', 'sure', 'sure', 'thin', 'thin', 'miss']);
+  for (let i = 1; i < 5; i++) assert.ok(landings[i].margin < landings[i - 1].margin, `landing ${i}: margin ${landings[i].margin} after ${landings[i - 1].margin}`);
+  assert.ok(landings[4].margin > 0, 'a thin landing still wins by something');
+  assert.equal(landings[5].margin, -Infinity);
+  // A hit point a second off the entrance: a miss, whatever the rival.
+  assert.equal(trackedLanding(trackWith(0.2), runs, hit - 1).landing, 'miss');
+});
