@@ -30,52 +30,45 @@ function nearestDistance(sorted: Float32Array, t: number): number {
   return nearest === undefined ? Infinity : Math.abs(nearest - t);
 }
 
+/** Frames [a, b) that a span of seconds covers, within the envelope. */
+function framesOver(length: number, frameRate: number, from: number, to: number): { a: number; b: number } {
+  return { a: Math.max(0, Math.floor(from * frameRate)), b: Math.min(length, Math.ceil(to * frameRate)) };
+}
+
+/** The mean of an envelope over a span of seconds, from its running sum (a candidate window spans thousands of frames). */
 function meanOver(values: Float32Array, frameRate: number, from: number, to: number): number {
-  const a = Math.max(0, Math.floor(from * frameRate));
-  const b = Math.min(values.length, Math.ceil(to * frameRate));
-  let sum = 0;
-  for (let i = a; i < b; i++) sum += values[i];
-  return b > a ? sum / (b - a) : 0;
+  const { a, b } = framesOver(values.length, frameRate, from, to);
+  const sum = runningSum(values);
+  return b > a ? (sum[b] - sum[a]) / (b - a) : 0;
 }
 
 /** The share of the loudest frame's RMS below which a frame counts as silent. */
 const SILENT_SHARE = 0.02;
 
-/** What scoring a segment reads of a track, worked out once per analysis (a worker keeps its tracks' analyses). */
-interface TrackLevels {
-  trackRms: number;
-  trackOnset: number;
-  rmsSum: Float64Array;
-  silentCount: Int32Array;
-}
+const silentCounts = new WeakMap<Float32Array, Int32Array>();
 
-const levelsByAnalysis = new WeakMap<Analysis, TrackLevels>();
-
-function trackLevels(analysis: Analysis): TrackLevels {
-  let levels = levelsByAnalysis.get(analysis);
-  if (!levels) {
-    const { rms, onset, frameRate } = analysis;
+/** The running count of silent frames of an RMS envelope, made once per array (a worker keeps its tracks' analyses). */
+function silentFrameCount(rms: Float32Array): Int32Array {
+  let count = silentCounts.get(rms);
+  if (!count) {
     let maxRms = 0;
     for (const v of rms) maxRms = Math.max(maxRms, v);
-    levels = {
-      trackRms: meanOver(rms, frameRate, 0, analysis.durationSeconds) || 1e-9,
-      trackOnset: meanOver(onset, frameRate, 0, analysis.durationSeconds) || 1e-9,
-      rmsSum: runningSum(rms),
-      silentCount: runningCountBelow(rms, SILENT_SHARE * maxRms),
-    };
-    levelsByAnalysis.set(analysis, levels);
+    count = runningCountBelow(rms, SILENT_SHARE * maxRms);
+    silentCounts.set(rms, count);
   }
-  return levels;
+  return count;
 }
 
 /**
- * Scores a candidate start. A window's energy and silence are read from running sums: a scan of
- * every window frame by frame took ~6 ms per segment without a hit point (hundreds of candidate
- * starts, each thousands of frames), as much as the rest of a segment clip's plan and splice.
+ * Scores a candidate start. Window means and silence are read from running sums: a scan of every
+ * window frame by frame took ~6 ms per segment without a hit point (hundreds of candidate starts,
+ * each thousands of frames), as much as the rest of a segment clip's plan and splice.
  */
 function segmentScorer(analysis: Analysis, duration: number) {
   const { rms, onset, frameRate } = analysis;
-  const { trackRms, trackOnset, rmsSum, silentCount } = trackLevels(analysis);
+  const trackRms = meanOver(rms, frameRate, 0, analysis.durationSeconds) || 1e-9;
+  const trackOnset = meanOver(onset, frameRate, 0, analysis.durationSeconds) || 1e-9;
+  const silentCount = silentFrameCount(rms);
   return (candidate: Candidate): number => {
     const start = candidate.start;
     const end = start + duration;
@@ -84,10 +77,10 @@ function segmentScorer(analysis: Analysis, duration: number) {
     const endQuality = endOnBar ? 1 : 0.5 * endOnBeat;
     // A strong onset just before the end would be cut off mid-note; one just before the start would be a clipped pickup.
     const cutActivity = (meanOver(onset, frameRate, end - 0.15, end + 0.02) + meanOver(onset, frameRate, start - 0.12, start - 0.01)) / (2 * trackOnset);
-    const a = Math.max(0, Math.floor(start * frameRate)), b = Math.min(rms.length, Math.ceil(end * frameRate));
-    const energy = Math.min(1.3, (b > a ? (rmsSum[b] - rmsSum[a]) / (b - a) : 0) / trackRms);
+    const energy = Math.min(1.3, meanOver(rms, frameRate, start, end) / trackRms);
     const peak = analysis.peakSeconds;
     const climax = peak >= start + 2 && peak <= end - 4 ? 1 : 0;
+    const { a, b } = framesOver(rms.length, frameRate, start, end);
     const silence = b > a ? (silentCount[b] - silentCount[a]) / (b - a) : 0;
     return candidate.boundary + 0.7 * endQuality - 0.3 * Math.min(3, cutActivity) + energy + 0.8 * climax - 2 * silence;
   };
