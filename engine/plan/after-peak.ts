@@ -155,12 +155,15 @@ function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> 
   }
 }
 
+/** The endings after the peak of the index-th kind in order of preference; undefined past the last. */
+export type EndingKinds = (index: number) => AfterPeak[] | undefined;
+
 /**
  * The kinds of ending after the peak (endingsAfterPeak), by index in order of preference:
  * undefined past the last. Each is worked out once, when first asked for: an anchor's first
  * checks ask for a few kinds, its wide search for all of them again.
  */
-export function endingKinds(grid: BarGrid, rest: number): (index: number) => AfterPeak[] | undefined {
+export function endingKinds(grid: BarGrid, rest: number): EndingKinds {
   const kinds = endingsAfterPeak(grid, rest);
   const found: AfterPeak[][] = [];
   return (index) => {
