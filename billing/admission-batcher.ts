@@ -34,7 +34,16 @@ const BYTEA_ARRAY = 1001;
 const INT4_ARRAY = 1007;
 const TIMESTAMPTZ_ARRAY = 1185;
 
+/** A request that admit_keys() turned away, until the key's other batches in flight have settled. */
+interface Refusal {
+  key: string;
+  position: number;
+  outcome: AdmitOutcome;
+}
+
 export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxBatch?: number; maxInFlight?: number } = {}): AdmissionBatcher {
+  const unsettled = createUnsettledBatches();
+
   // One batch: requests that a lease granted while they waited are served from it; the others,
   // grouped by key, go to one admit_keys() call with each key's lease ask and hand-back.
   async function run(items: Item[]): Promise<(AdmitOutcome | undefined)[]> {
@@ -55,12 +64,29 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     const batch = [...keys].filter(([, e]) => e.waiting.length > 0 || e.handBack);
     if (batch.length === 0) return results;
     const asks = batch.map(([key, e]) => combineAsks(leases.ask(key, e.waiting.length, now), e.handBack));
-    const rows = await sql`SELECT * FROM admit_keys(
+    const settled = unsettled.open(batch.map(([key]) => key));
+    const refusals: Refusal[] = [];
+    try {
+      const rows = await admitKeys(batch, asks);
+      applyGrants(batch, rows, results, refusals);
+    } finally {
+      settled();
+    }
+    await refuseOrLease(refusals, results);
+    return results;
+  }
+
+  function admitKeys(batch: [string, KeyEntry][], asks: LeaseAsk[]) {
+    return sql`SELECT * FROM admit_keys(
           ${sql.array(batch.map(([, e]) => e.hash) as any, BYTEA_ARRAY)},
           ${sql.array(batch.map(([, e]) => e.waiting.length), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.extra), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.returned), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`;
+  }
+
+  /** Each key's grant into the lease table and the results; requests neither the grant nor the lease admits go to `refusals`. */
+  function applyGrants(batch: [string, KeyEntry][], rows: Record<string, any>[], results: (AdmitOutcome | undefined)[], refusals: Refusal[]) {
     const byOrdinal = new Map<number, Record<string, any>>();
     for (const row of rows) byOrdinal.set(row.ord, row);
     const settledAt = Date.now();
@@ -79,16 +105,31 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
           results[position] = { counted: counted[j], admitted: true, retryAfterSeconds: 0 };
           return;
         }
-        // PostgreSQL's count includes admissions this process holds in the key's lease (taken by
-        // another batch in flight, or kept from an earlier grant): a request is refused only when
-        // neither has room.
+        // PostgreSQL's count includes admissions this process holds in the key's lease (kept
+        // from an earlier grant, or leased to another batch in flight): a request is refused
+        // only when neither has room.
         const leased = leases.take(key, settledAt);
-        results[position] = leased
-          ? { counted: leased, admitted: true, retryAfterSeconds: 0 }
-          : { counted: refused, admitted: false, retryAfterSeconds: row.retry_after_seconds };
+        if (leased) results[position] = { counted: leased, admitted: true, retryAfterSeconds: 0 };
+        else refusals.push({ key, position, outcome: { counted: refused, admitted: false, retryAfterSeconds: row.retry_after_seconds } });
       });
     });
-    return results;
+  }
+
+  /**
+   * Admissions leased to another batch of the key still in flight were counted against this one,
+   * but reach the lease only when that batch settles: refused at once, a request could be turned
+   * away while its key's admission sat unspent (a CI run saw 299 of a key's 300 admitted in a burst). So a
+   * refusal waits for the key's batches in flight to settle (one statement at most) and takes
+   * from the lease then if it can.
+   */
+  async function refuseOrLease(refusals: Refusal[], results: (AdmitOutcome | undefined)[]) {
+    if (refusals.length === 0) return;
+    await unsettled.settledFor(new Set(refusals.map((r) => r.key)));
+    const now = Date.now();
+    for (const { key, position, outcome } of refusals) {
+      const leased = leases.take(key, now);
+      results[position] = leased ? { counted: leased, admitted: true, retryAfterSeconds: 0 } : outcome;
+    }
   }
 
   const batcher = createStatementBatcher(run, options);
@@ -99,6 +140,37 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     admit: (key, hash) => batcher.submit({ key, hash }),
     async handBack(key, hash, ask) {
       await batcher.submit({ key, hash, handBack: ask });
+    },
+  };
+}
+
+/** The admission batches in flight, by key: a refusal waits for its key's to settle (refuseOrLease). */
+function createUnsettledBatches() {
+  const byKey = new Map<string, Set<Promise<void>>>();
+  return {
+    /** Marks a batch of these keys in flight; the returned function marks it settled. */
+    open(keys: string[]): () => void {
+      let markSettled!: () => void;
+      const settled = new Promise<void>((resolve) => (markSettled = resolve));
+      for (const key of keys) {
+        let set = byKey.get(key);
+        if (!set) byKey.set(key, (set = new Set()));
+        set.add(settled);
+      }
+      return () => {
+        for (const key of keys) {
+          const set = byKey.get(key)!;
+          set.delete(settled);
+          if (set.size === 0) byKey.delete(key);
+        }
+        markSettled();
+      };
+    },
+    /** Resolves once every batch in flight now with any of `keys` has settled. */
+    settledFor(keys: Set<string>): Promise<unknown> {
+      const pending: Promise<void>[] = [];
+      for (const key of keys) for (const settled of byKey.get(key) ?? []) pending.push(settled);
+      return Promise.all(pending);
     },
   };
 }
