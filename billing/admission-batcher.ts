@@ -85,7 +85,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
           ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`;
   }
 
-  /** Each key's grant into the lease table and the results; requests neither the grant nor the lease admits go to `refusals`. */
+  /** Each key's grant into the lease table and the results; requests the grant does not admit go to `refusals`. */
   function applyGrants(batch: [string, KeyEntry][], rows: Record<string, any>[], results: (AdmitOutcome | undefined)[], refusals: Refusal[]) {
     const byOrdinal = new Map<number, Record<string, any>>();
     for (const row of rows) byOrdinal.set(row.ord, row);
@@ -106,11 +106,9 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
           return;
         }
         // PostgreSQL's count includes admissions this process holds in the key's lease (kept
-        // from an earlier grant, or leased to another batch in flight): a request is refused
-        // only when neither has room.
-        const leased = leases.take(key, settledAt);
-        if (leased) results[position] = { counted: leased, admitted: true, retryAfterSeconds: 0 };
-        else refusals.push({ key, position, outcome: { counted: refused, admitted: false, retryAfterSeconds: row.retry_after_seconds } });
+        // from an earlier grant, or leased to another batch in flight): refuseOrLease refuses a
+        // request only when neither has room.
+        refusals.push({ key, position, outcome: { counted: refused, admitted: false, retryAfterSeconds: row.retry_after_seconds } });
       });
     });
   }
@@ -118,9 +116,9 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
   /**
    * Admissions leased to another batch of the key still in flight were counted against this one,
    * but reach the lease only when that batch settles: refused at once, a request could be turned
-   * away while its key's admission sat unspent (a CI run saw 299 of a key's 300 admitted in a burst). So a
-   * refusal waits for the key's batches in flight to settle (one statement at most) and takes
-   * from the lease then if it can.
+   * away while its key's admission sat unspent (a CI run saw 299 of a key's 300 admitted in a
+   * burst). So a refusal waits for the key's batches in flight to settle (one statement at most,
+   * none when there are none) and takes from the lease then if it can.
    */
   async function refuseOrLease(refusals: Refusal[], results: (AdmitOutcome | undefined)[]) {
     if (refusals.length === 0) return;
