@@ -11,6 +11,10 @@ import { ingestSignals } from './support/ingest.ts';
 import { storePath } from '../catalog/store.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { planMatchesAudio } from './support/plan-audio.ts';
+import { ONSET_PHASE_SAMPLES } from '../engine/analysis/analyse.ts';
+
+/** Where an edit's plan says its peak plays, against H: under an onset phase, plus the 3-decimal rounding. */
+const PEAK_PLACEMENT_SECONDS = ONSET_PHASE_SAMPLES / 44100 + 0.0005;
 
 let server: TestServer;
 let track: { id: string; audio_sha256: string };
@@ -91,7 +95,8 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     assert.equal(pcm.channels[0].length, Math.round(body.duration_seconds * 44100), `${JSON.stringify(body)}: exact length`);
     const total = header.reduce((sum: number, [, , length]: number[]) => sum + length, 0);
     assert.ok(Math.abs(total - body.duration_seconds) < 0.002, 'the parts add up to D');
-    if (body.hit_point_seconds !== undefined && body.mode === 'edit') assert.equal(p.peak_in_clip_seconds, body.hit_point_seconds, 'an edit puts the peak at H exactly');
+    // The part playing the peak moves by less than an onset phase to the analysis's frames (frame-align.ts onOnsetPhase).
+    if (body.hit_point_seconds !== undefined && body.mode === 'edit') assert.ok(Math.abs(p.peak_in_clip_seconds - body.hit_point_seconds) <= PEAK_PLACEMENT_SECONDS, `an edit puts the peak at H: ${p.peak_in_clip_seconds}`);
     planMatchesAudio(header, pcm, source);
   }
 });

@@ -1,6 +1,6 @@
 // The whole analysis of a track, from PCM to a compact, versioned, serialisable value.
 import type { Pcm } from '../mp3/decode.ts';
-import { frameSeconds, spectrogram } from './spectrogram.ts';
+import { HOP_SIZE, frameSeconds, spectrogram } from './spectrogram.ts';
 import { onsetStrength } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
@@ -16,7 +16,7 @@ import { integratedLoudnessLufs } from './loudness.ts';
 import { waveformPeaks } from './waveform.ts';
 
 /** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 11;
+export const ANALYSIS_VERSION = 12;
 
 export interface Analysis {
   version: number;
@@ -38,6 +38,12 @@ export interface Analysis {
   rms: Float32Array;
   /** Onset strength per frame. */
   onset: Float32Array;
+  /**
+   * Onset strength per frame of the signal started ONSET_PHASE_SAMPLES, 2x and 3x that later (full-
+   * rate samples), one after another, each `onset.length` long: a clip whose part plays the source
+   * at such a phase against its own frames has exactly these onsets (plan/phased-onset.ts).
+   */
+  onsetPhases: Float32Array;
   /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
@@ -56,6 +62,24 @@ export function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: numb
   const scale = 1 / (2 * channels.length);
   for (const channel of channels) for (let i = 0; i < length; i++) mono[i] += (channel[2 * i] + channel[2 * i + 1]) * scale;
   return { mono, sampleRate: pcm.sampleRate / 2 };
+}
+
+/** The analysis frames' hop in full-rate samples is split into this many phases (onsetPhases). */
+export const ONSET_PHASES = 4;
+/** Full-rate samples between onset phases: the hop (HOP_SIZE at half rate) over ONSET_PHASES. */
+export const ONSET_PHASE_SAMPLES = (2 * HOP_SIZE) / ONSET_PHASES;
+
+/**
+ * The onsets of the signal started 1, 2 and 3 phases later, each `frames` long (zero past the
+ * signal's end): a phase is a whole number of half-rate samples, so each is `mono` from there on.
+ */
+function onsetPhasesOf(mono: Float32Array, sampleRate: number, frames: number): Float32Array {
+  const out = new Float32Array((ONSET_PHASES - 1) * frames);
+  for (let p = 1; p < ONSET_PHASES; p++) {
+    const spec = spectrogram(mono.subarray((p * ONSET_PHASE_SAMPLES) / 2), sampleRate, true);
+    out.set(onsetStrength(spec.logBands, spec.bands, spec.frames).subarray(0, frames), (p - 1) * frames);
+  }
+  return out;
 }
 
 export function analysePcm(pcm: Pcm): Analysis {
@@ -87,6 +111,7 @@ export function analysePcm(pcm: Pcm): Analysis {
     peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
     rms: spec.rms,
     onset,
+    onsetPhases: onsetPhasesOf(mono, sampleRate, onset.length),
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
     barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
     loudnessLufs: Number.isFinite(loudnessLufs) ? Math.round(loudnessLufs * 10) / 10 : null,

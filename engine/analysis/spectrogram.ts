@@ -43,7 +43,18 @@ function hann(size: number): Float32Array {
   return w;
 }
 
-export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram {
+/** The power of bin `b` of a transform's output (interleaved real and imaginary parts). */
+function power(out: number[], b: number): number {
+  const re = out[2 * b];
+  const im = out[2 * b + 1];
+  return re * re + im * im;
+}
+
+/**
+ * The short-time spectra of `mono`. With `bandsOnly`, only the log band energies (what onsets
+ * are made of): RMS and chroma are left empty, for the onsets at other phases (analyse.ts).
+ */
+export function spectrogram(mono: Float32Array, sampleRate: number, bandsOnly = false): Spectrogram {
   const fft = new FFT(FFT_SIZE);
   const window = hann(FFT_SIZE);
   const input = new Array<number>(FFT_SIZE).fill(0);
@@ -64,34 +75,31 @@ export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram
   }
 
   const frames = Math.max(1, Math.floor((mono.length - FFT_SIZE) / HOP_SIZE) + 1);
-  const rms = new Float32Array(frames);
+  const rms = new Float32Array(bandsOnly ? 0 : frames);
   const logBands = new Float32Array(frames * BANDS);
-  const chromaFrames = new Float32Array(frames * 12);
+  const chromaFrames = new Float32Array(bandsOnly ? 0 : frames * 12);
   const bandEnergy = new Float64Array(BANDS);
   for (let f = 0; f < frames; f++) {
     const start = f * HOP_SIZE;
+    for (let i = 0; i < FFT_SIZE; i++) input[i] = (mono[start + i] ?? 0) * window[i];
+    fft.realTransform(out, input);
+    bandEnergy.fill(0);
+    for (let b = 0; b < bins; b++) {
+      const band = bandOfBin[b];
+      if (band >= 0) bandEnergy[band] += power(out, b);
+    }
+    for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
+    if (bandsOnly) continue;
     let sumSquares = 0;
     for (let i = 0; i < FFT_SIZE; i++) {
       const x = mono[start + i] ?? 0;
       sumSquares += x * x;
-      input[i] = x * window[i];
     }
     rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
-    fft.realTransform(out, input);
-    bandEnergy.fill(0);
     for (let b = 0; b < bins; b++) {
-      const re = out[2 * b];
-      const im = out[2 * b + 1];
-      const power = re * re + im * im;
-      const band = bandOfBin[b];
-      if (band >= 0) bandEnergy[band] += power;
       const pitch = pitchOfBin[b];
-      if (pitch >= 0) {
-        const magnitude = Math.sqrt(power);
-        chromaFrames[f * 12 + pitch] += magnitude;
-      }
+      if (pitch >= 0) chromaFrames[f * 12 + pitch] += Math.sqrt(power(out, b));
     }
-    for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
   }
   return { sampleRate, frameRate: sampleRate / HOP_SIZE, frames, rms, logBands, bands: BANDS, chromaFrames };
 }

@@ -76,7 +76,7 @@ const HEARD_ANCHOR_CHECKS = 4;
  */
 function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[]): Anchored {
   let from = best;
-  let trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs);
+  let trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
   for (let round = 0; trackedPeak !== undefined; round++) {
     if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
     const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, trackedPeak, tried) : undefined;
@@ -86,7 +86,7 @@ function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: 
     if (!found) continue; // no plan on that anchor: the next round hears the same clip's other anchor, if any
     if (found.landing !== 'miss') return found;
     from = found;
-    trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs);
+    trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
   }
   return best;
 }

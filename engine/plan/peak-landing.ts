@@ -4,14 +4,16 @@
 // edit changes both: a climax cut short for the ending, or a lead-in as loud as the build, moves
 // the clip's own peak. So a candidate plan is checked by the analysis's own steps run over the
 // envelopes the plan plays: the source's onset strength and RMS frames, laid out as its runs play
-// them, their tempo estimated and beat-tracked as the analysis does, then the peak rule and its
-// margin over the next best entrance.
+// them (the onsets at the phase each part plays the source against the clip's frames:
+// phased-onset.ts), their tempo estimated and beat-tracked as the analysis does, then the peak
+// rule and its margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, beatFramesAndRival, firstAtOrAfter } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
-import type { Run } from './plan.ts';
+import { type PlanPart, type Run, placedParts } from './plan.ts';
+import { phasedOnset } from './phased-onset.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
@@ -101,10 +103,21 @@ export function sourceBeatLanding(analysis: Analysis, runs: Run[], hitSeconds: n
  */
 export const TEMPO_TIE_RATIO = 0.95;
 
+/**
+ * The runs as the plan of an edit with a hit point places them (plan.ts placedParts), the part
+ * that plays source time `anchorSeconds` its anchor: the phase its onsets are laid out at.
+ */
+function placedAsEdit(runs: Run[], anchorSeconds: number): PlanPart[] {
+  const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
+  // Placement asks only whether there is a hit point, not where.
+  return placedParts({ mode: 'edit', durationSeconds, hitPointSeconds: anchorSeconds }, runs, anchorSeconds);
+}
+
 /** The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames, rival reading). */
-function clipEnvelopes(analysis: Analysis, runs: Run[]): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
+function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
-  const onset = envelopeOf(analysis.onset, runs, rate);
+  const frames = Math.round(runs.reduce((n, r) => n + r.length, 0) * rate);
+  const onset = phasedOnset(analysis, placedAsEdit(runs, anchorSeconds), frames);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
   return { levels: clipLevels(analysis.rms, runs, rate), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
@@ -185,7 +198,7 @@ const TOSS_UP: TrackedLanding = { landing: 'thin', margin: 0 };
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): TrackedLanding {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs);
+  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
@@ -200,10 +213,13 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   return phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss' ? TOSS_UP : tracked;
 }
 
-/** Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when it tracks no beat. */
-export function trackedPeakSeconds(analysis: Analysis, runs: Run[]): number | undefined {
+/**
+ * Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when
+ * it tracks no beat. The plan's anchor is the part that plays `anchorSeconds` (its peak).
+ */
+export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds): number | undefined {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs);
+  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs, anchorSeconds);
   const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), levels, rate);
   return beat < 0 ? undefined : seconds;
 }

@@ -1,6 +1,6 @@
 // A clip plan: which stretches of the source play at which clip times. Every clip (segment, edit,
 // loop) is made from its plan, and the plan is what X-Clip-Plan and POST /clip-plan show.
-import { alignToFrames } from './frame-align.ts';
+import { alignToFrames, onOnsetPhase } from './frame-align.ts';
 
 export const CLIP_MODES = ['segment', 'edit', 'loop'] as const;
 export type ClipMode = (typeof CLIP_MODES)[number];
@@ -49,9 +49,11 @@ function rounded(seconds: number): number {
 
 /**
  * The runs laid end to end, in whole samples: each run's clip start is rounded once, so the
- * lengths add up to exactly the clip's samples and no run drifts against its source.
+ * lengths add up to exactly the clip's samples and no run drifts against its source. With a hit
+ * point, the part that plays the peak (at `peakSeconds`) is the anchor: it moves onto the analysis's
+ * onset phases (onOnsetPhase) and the others onto its MP3 frame phase (alignToFrames).
  */
-export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
+export function placedParts(request: ClipRequest, runs: Run[], peakSeconds: number): PlanPart[] {
   const samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE);
   const parts: PlanPart[] = [];
   let clipSeconds = 0;
@@ -69,16 +71,26 @@ export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, e
   });
   parts.forEach((part, i) => (part.length = (i + 1 < parts.length ? parts[i + 1].clipStart : samples) - part.clipStart));
   const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
-  const holds = (p: PlanPart) => peakSample >= p.sourceStart && peakSample < p.sourceStart + p.length;
-  // With a hit point the part that plays the peak keeps its place exactly; the others move to its frame phase.
-  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex(holds));
-  const aligned = alignToFrames(parts, anchor, samples);
-  const holder = aligned.find(holds);
+  // With a hit point the part that plays the peak keeps its place; the others move to its frame phase.
+  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex((p) => holdsSample(p, peakSample)));
+  if (request.mode === 'edit' && request.hitPointSeconds !== undefined) onOnsetPhase(parts[anchor]);
+  return alignToFrames(parts, anchor, samples);
+}
+
+/** Whether a part plays source sample `at`. */
+function holdsSample(part: PlanPart, at: number): boolean {
+  return at >= part.sourceStart && at < part.sourceStart + part.length;
+}
+
+export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
+  const parts = placedParts(request, runs, peakSeconds);
+  const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
+  const holder = parts.find((p) => holdsSample(p, peakSample));
   return {
     mode: request.mode,
     durationSeconds: request.durationSeconds,
-    samples,
-    parts: aligned,
+    samples: Math.round(request.durationSeconds * PLAN_SAMPLE_RATE),
+    parts,
     hitPointSeconds: request.hitPointSeconds ?? null,
     peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
     ending,
