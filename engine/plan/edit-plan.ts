@@ -1,6 +1,6 @@
 // Edit mode: exactly D seconds of the track's own bars. Without a hit point: the best start
 // (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
-// join between them where two bars sound alike. With a hit point H: the peak lands at H exactly,
+// join between them where two bars sound alike. With a hit point H: the peak lands at H (< 2.9 ms),
 // by the search around the track's peak (anchored-edit.ts), else around other entrances
 // (anchor-with-room.ts), else where a missed plan's clip hears its peak.
 import type { Analysis } from '../analysis/analyse.ts';

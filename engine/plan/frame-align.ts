@@ -4,7 +4,8 @@
 // modulo a frame. So each part's offset is moved to the anchor's phase by at most half a frame
 // (13 ms), and each join is placed so the move is shared by the bars on both sides of it: a
 // join leaves and enters its bar lines at most half of that (6.5 ms on average) away. The
-// anchor (the part that plays the peak at H, or the first part) does not move at all.
+// anchor (the part that plays the peak at H, or the first part) does not move here; with a hit
+// point its source start first moves onto the analysis's onset phases (onOnsetPhase, < 2.9 ms).
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
 import { ONSET_PHASE_SAMPLES } from '../analysis/analyse.ts';
 

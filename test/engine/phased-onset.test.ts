@@ -1,0 +1,58 @@
+// The onsets a plan's check lays out (engine/plan/phased-onset.ts) are the onsets the clip's own
+// analysis sees: the plan's parts cut from the source and joined, then analysed, give the same
+// envelope frame for frame, except near a join (the analysis window straddles it, and the local
+// mean reaches across it) and at the clip's first and last frames. Parts are placed as an edit with a hit
+// point places them (plan.ts placedParts), at offsets from every one of the four onset phases.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/spectrogram.ts';
+import { PLAN_SAMPLE_RATE, type PlanPart, placedParts } from '../../engine/plan/plan.ts';
+import { phasedOnset } from '../../engine/plan/phased-onset.ts';
+import { climaxPiece, stereo } from '../support/synth.ts';
+
+/** Frames either side of a join whose onset depends on both parts: the window (FFT_SIZE / HOP_SIZE hops) and the local mean's radius (onset.ts). */
+const JOIN_FRAMES = FFT_SIZE / HOP_SIZE + 1 + 16 + 1;
+/** Float32 rounding between two runs of the same arithmetic. */
+const ONSET_TOLERANCE = 1e-6;
+
+/** The parts' source samples played one after another (hard cuts, no crossfade; silence outside the source, as render-plan.ts). */
+function cut(source: Float32Array, parts: PlanPart[], samples: number): Float32Array {
+  const out = new Float32Array(samples);
+  for (const p of parts) {
+    const from = Math.max(0, p.sourceStart);
+    out.set(source.subarray(from, Math.min(source.length, p.sourceStart + p.length)), p.clipStart + from - p.sourceStart);
+  }
+  return out;
+}
+
+test('the laid-out onsets are the clip\'s own, frame for frame, at every phase a part can play', () => {
+  const source = climaxPiece(123, 70, 40);
+  const analysis = analysePcm(stereo(source));
+  const hop = PLAN_SAMPLE_RATE / analysis.frameRate;
+  const phasesSeen = new Set<number>();
+  // Lead-ins and endings whose offsets against the peak's part differ by several MP3 frames: parts at all four phases.
+  const layouts = [
+    [{ sourceStart: 3.1, length: 7.3 }, { sourceStart: 37.02, length: 9.11 }, { sourceStart: 55.5, length: 13.59 }],
+    [{ sourceStart: 0, length: 5.55 }, { sourceStart: 20.013, length: 4.4 }, { sourceStart: 38.7, length: 20.05 }],
+    [{ sourceStart: 36.123, length: 30 }],
+  ];
+  for (const runs of layouts) {
+    const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
+    const parts = placedParts({ mode: 'edit', durationSeconds, hitPointSeconds: 1 }, runs, analysis.peakSeconds);
+    for (const p of parts) phasesSeen.add((((p.sourceStart - p.clipStart) % hop) + hop) % hop);
+    const samples = Math.round(durationSeconds * PLAN_SAMPLE_RATE);
+    const clip = analysePcm(stereo(cut(source, parts, samples)));
+    const laid = phasedOnset(analysis, parts, clip.onset.length);
+    // The clip's start is an edge like a join: its first frame has no frame before it.
+    const joinFrames = parts.map((p) => p.clipStart / hop);
+    let compared = 0;
+    for (let f = 0; f < clip.onset.length - JOIN_FRAMES; f++) {
+      if (joinFrames.some((j) => Math.abs(f - j) < JOIN_FRAMES)) continue;
+      assert.ok(Math.abs(laid[f] - clip.onset[f]) <= ONSET_TOLERANCE, `${JSON.stringify(runs)}: frame ${f}: laid out ${laid[f]}, the clip's ${clip.onset[f]}`);
+      compared++;
+    }
+    assert.ok(compared > clip.onset.length / 2, `${compared} frames compared of ${clip.onset.length}`);
+  }
+  assert.deepEqual([...phasesSeen].sort((a, b) => a - b), [0, 128, 256, 384], 'parts at every onset phase');
+});
