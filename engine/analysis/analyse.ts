@@ -41,9 +41,11 @@ export interface Analysis {
   /**
    * Onset strength per frame of the signal started ONSET_PHASE_SAMPLES, 2x and 3x that later (full-
    * rate samples), one after another, each `onset.length` long: a clip whose part plays the source
-   * at such a phase against its own frames has exactly these onsets (plan/phased-onset.ts).
+   * at such a phase against its own frames has exactly these onsets (plan/phased-layout.ts).
    */
   onsetPhases: Float32Array;
+  /** RMS per frame at the same phases as onsetPhases, laid out the same way. */
+  rmsPhases: Float32Array;
   /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
@@ -70,16 +72,18 @@ export const ONSET_PHASES = 4;
 export const ONSET_PHASE_SAMPLES = (2 * HOP_SIZE) / ONSET_PHASES;
 
 /**
- * The onsets of the signal started 1, 2 and 3 phases later, each `frames` long (zero past the
- * signal's end): a phase is a whole number of half-rate samples, so each is `mono` from there on.
+ * The onsets and RMS of the signal started 1, 2 and 3 phases later, each `frames` long (zero past
+ * the signal's end): a phase is a whole number of half-rate samples, so each is `mono` from there on.
  */
-function onsetPhasesOf(mono: Float32Array, sampleRate: number, frames: number): Float32Array {
-  const out = new Float32Array((ONSET_PHASES - 1) * frames);
+function phasesOf(mono: Float32Array, sampleRate: number, frames: number): { onsetPhases: Float32Array; rmsPhases: Float32Array } {
+  const onsetPhases = new Float32Array((ONSET_PHASES - 1) * frames);
+  const rmsPhases = new Float32Array((ONSET_PHASES - 1) * frames);
   for (let p = 1; p < ONSET_PHASES; p++) {
-    const spec = spectrogram(mono.subarray((p * ONSET_PHASE_SAMPLES) / 2), sampleRate, true);
-    out.set(onsetStrength(spec.logBands, spec.bands, spec.frames).subarray(0, frames), (p - 1) * frames);
+    const spec = spectrogram(mono.subarray((p * ONSET_PHASE_SAMPLES) / 2), sampleRate, false);
+    onsetPhases.set(onsetStrength(spec.logBands, spec.bands, spec.frames).subarray(0, frames), (p - 1) * frames);
+    rmsPhases.set(spec.rms.subarray(0, frames), (p - 1) * frames);
   }
-  return out;
+  return { onsetPhases, rmsPhases };
 }
 
 export function analysePcm(pcm: Pcm): Analysis {
@@ -111,7 +115,7 @@ export function analysePcm(pcm: Pcm): Analysis {
     peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
     rms: spec.rms,
     onset,
-    onsetPhases: onsetPhasesOf(mono, sampleRate, onset.length),
+    ...phasesOf(mono, sampleRate, onset.length),
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
     barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
     loudnessLufs: Number.isFinite(loudnessLufs) ? Math.round(loudnessLufs * 10) / 10 : null,

@@ -2,7 +2,7 @@
 // catalog can persist it per track and the pool can move it between threads without copying.
 import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
 
-const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'onsetPhases', 'barFeatures', 'waveformPeaks'] as const;
+const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'onsetPhases', 'rmsPhases', 'barFeatures', 'waveformPeaks'] as const;
 const MAGIC = 0x4d4c4131; // "MLA1"
 
 export function serialiseAnalysis(analysis: Analysis): Uint8Array {

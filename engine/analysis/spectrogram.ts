@@ -51,10 +51,10 @@ function power(out: number[], b: number): number {
 }
 
 /**
- * The short-time spectra of `mono`. With `bandsOnly`, only the log band energies (what onsets
- * are made of): RMS and chroma are left empty, for the onsets at other phases (analyse.ts).
+ * The short-time spectra of `mono`. Without `chroma`, the chroma frames are left empty (the
+ * onsets and RMS at other phases, analyse.ts, need only band energies and RMS).
  */
-export function spectrogram(mono: Float32Array, sampleRate: number, bandsOnly = false): Spectrogram {
+export function spectrogram(mono: Float32Array, sampleRate: number, chroma = true): Spectrogram {
   const fft = new FFT(FFT_SIZE);
   const window = hann(FFT_SIZE);
   const input = new Array<number>(FFT_SIZE).fill(0);
@@ -75,9 +75,9 @@ export function spectrogram(mono: Float32Array, sampleRate: number, bandsOnly = 
   }
 
   const frames = Math.max(1, Math.floor((mono.length - FFT_SIZE) / HOP_SIZE) + 1);
-  const rms = new Float32Array(bandsOnly ? 0 : frames);
+  const rms = new Float32Array(frames);
   const logBands = new Float32Array(frames * BANDS);
-  const chromaFrames = new Float32Array(bandsOnly ? 0 : frames * 12);
+  const chromaFrames = new Float32Array(chroma ? frames * 12 : 0);
   const bandEnergy = new Float64Array(BANDS);
   for (let f = 0; f < frames; f++) {
     const start = f * HOP_SIZE;
@@ -89,13 +89,13 @@ export function spectrogram(mono: Float32Array, sampleRate: number, bandsOnly = 
       if (band >= 0) bandEnergy[band] += power(out, b);
     }
     for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
-    if (bandsOnly) continue;
     let sumSquares = 0;
     for (let i = 0; i < FFT_SIZE; i++) {
       const x = mono[start + i] ?? 0;
       sumSquares += x * x;
     }
     rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
+    if (!chroma) continue;
     for (let b = 0; b < bins; b++) {
       const pitch = pitchOfBin[b];
       if (pitch >= 0) chromaFrames[f * 12 + pitch] += Math.sqrt(power(out, b));

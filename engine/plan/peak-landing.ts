@@ -5,7 +5,7 @@
 // the clip's own peak. So a candidate plan is checked by the analysis's own steps run over the
 // envelopes the plan plays: the source's onset strength and RMS frames, laid out as its runs play
 // them (the onsets at the phase each part plays the source against the clip's frames:
-// phased-onset.ts), their tempo estimated and beat-tracked as the analysis does, then the peak
+// phased-layout.ts), their tempo estimated and beat-tracked as the analysis does, then the peak
 // rule and its margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
@@ -13,7 +13,7 @@ import { beatFrames, beatFramesAndRival, firstAtOrAfter } from '../analysis/beat
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import { type PlanPart, type Run, placedParts } from './plan.ts';
-import { phasedOnset } from './phased-onset.ts';
+import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
 
 /** The analysis's landing tolerance for a hit point (the issue's 25 ms). */
@@ -117,10 +117,11 @@ function placedAsEdit(runs: Run[], anchorSeconds: number): PlanPart[] {
 function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
   const frames = Math.round(runs.reduce((n, r) => n + r.length, 0) * rate);
-  const onset = phasedOnset(analysis, placedAsEdit(runs, anchorSeconds), frames);
+  const parts = placedAsEdit(runs, anchorSeconds);
+  const onset = phasedOnset(analysis, parts, frames);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
-  return { levels: clipLevels(analysis.rms, runs, rate), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
+  return { levels: phasedLevels(analysis, parts, frames), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
 }
 
 /** The clip the tempo check lays out: this long (a typical edit), centred on the track's peak. */

@@ -1,6 +1,6 @@
-// The onsets a plan's check lays out (engine/plan/phased-onset.ts) are the onsets the clip's own
+// The onsets and RMS a plan's check lays out (engine/plan/phased-layout.ts) are those the clip's own
 // analysis sees: the plan's parts cut from the source and joined, then analysed, give the same
-// envelope frame for frame, except near a join (the analysis window straddles it, and the local
+// envelopes frame for frame, except near a join (the analysis window straddles it, and the local
 // mean reaches across it) and at the clip's first and last frames. Parts are placed as an edit with a hit
 // point places them (plan.ts placedParts), at offsets from every one of the four onset phases.
 import { test } from 'node:test';
@@ -8,13 +8,15 @@ import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/spectrogram.ts';
 import { PLAN_SAMPLE_RATE, type PlanPart, placedParts } from '../../engine/plan/plan.ts';
-import { phasedOnset } from '../../engine/plan/phased-onset.ts';
+import { phasedLevels, phasedOnset } from '../../engine/plan/phased-layout.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
 
 /** Frames either side of a join whose onset depends on both parts: the window (FFT_SIZE / HOP_SIZE hops) and the local mean's radius (onset.ts). */
 const JOIN_FRAMES = FFT_SIZE / HOP_SIZE + 1 + 16 + 1;
 /** Float32 rounding between two runs of the same arithmetic. */
 const ONSET_TOLERANCE = 1e-6;
+/** Relative difference allowed between a sum of squared RMS frames from running sums and a direct sum. */
+const SUM_TOLERANCE = 1e-6;
 
 /** The parts' source samples played one after another (hard cuts, no crossfade; silence outside the source, as render-plan.ts). */
 function cut(source: Float32Array, parts: PlanPart[], samples: number): Float32Array {
@@ -26,7 +28,7 @@ function cut(source: Float32Array, parts: PlanPart[], samples: number): Float32A
   return out;
 }
 
-test('the laid-out onsets are the clip\'s own, frame for frame, at every phase a part can play', () => {
+test('the laid-out onsets and RMS are the clip\'s own, frame for frame, at every phase a part can play', () => {
   const source = climaxPiece(123, 70, 40);
   const analysis = analysePcm(stereo(source));
   const hop = PLAN_SAMPLE_RATE / analysis.frameRate;
@@ -44,12 +46,15 @@ test('the laid-out onsets are the clip\'s own, frame for frame, at every phase a
     const samples = Math.round(durationSeconds * PLAN_SAMPLE_RATE);
     const clip = analysePcm(stereo(cut(source, parts, samples)));
     const laid = phasedOnset(analysis, parts, clip.onset.length);
+    const levels = phasedLevels(analysis, parts, clip.rms.length);
     // The clip's start is an edge like a join: its first frame has no frame before it.
     const joinFrames = parts.map((p) => p.clipStart / hop);
     let compared = 0;
     for (let f = 0; f < clip.onset.length - JOIN_FRAMES; f++) {
       if (joinFrames.some((j) => Math.abs(f - j) < JOIN_FRAMES)) continue;
       assert.ok(Math.abs(laid[f] - clip.onset[f]) <= ONSET_TOLERANCE, `${JSON.stringify(runs)}: frame ${f}: laid out ${laid[f]}, the clip's ${clip.onset[f]}`);
+      const level = levels.sumOfSquares(f, f + 1), own = clip.rms[f] ** 2;
+      assert.ok(Math.abs(level - own) <= SUM_TOLERANCE * Math.max(own, 1e-6), `${JSON.stringify(runs)}: frame ${f}: level ${level}, the clip's ${own}`);
       compared++;
     }
     assert.ok(compared > clip.onset.length / 2, `${compared} frames compared of ${clip.onset.length}`);
