@@ -81,7 +81,13 @@ export function spectrogram(mono: Float32Array, sampleRate: number, chroma = tru
   const bandEnergy = new Float64Array(BANDS);
   for (let f = 0; f < frames; f++) {
     const start = f * HOP_SIZE;
-    for (let i = 0; i < FFT_SIZE; i++) input[i] = (mono[start + i] ?? 0) * window[i];
+    let sumSquares = 0;
+    for (let i = 0; i < FFT_SIZE; i++) {
+      const x = mono[start + i] ?? 0;
+      sumSquares += x * x;
+      input[i] = x * window[i];
+    }
+    rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
     fft.realTransform(out, input);
     bandEnergy.fill(0);
     for (let b = 0; b < bins; b++) {
@@ -89,12 +95,6 @@ export function spectrogram(mono: Float32Array, sampleRate: number, chroma = tru
       if (band >= 0) bandEnergy[band] += power(out, b);
     }
     for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
-    let sumSquares = 0;
-    for (let i = 0; i < FFT_SIZE; i++) {
-      const x = mono[start + i] ?? 0;
-      sumSquares += x * x;
-    }
-    rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
     if (!chroma) continue;
     for (let b = 0; b < bins; b++) {
       const pitch = pitchOfBin[b];

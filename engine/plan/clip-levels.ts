@@ -44,7 +44,8 @@ export function envelopeOf(values: Float32Array, runs: Run[], rate: number): Flo
 /** Running sums of squares of each source RMS array: entry f is the sum over frames [0, f). */
 const squareSums = new WeakMap<Float32Array, Float64Array>();
 
-function squareSumsOf(rms: Float32Array): Float64Array {
+/** The running sums of squares of `rms` (entry f: frames [0, f)), made once per array. */
+export function squareSumsOf(rms: Float32Array): Float64Array {
   let sums = squareSums.get(rms);
   if (!sums) {
     sums = new Float64Array(rms.length + 1);

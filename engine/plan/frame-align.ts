@@ -16,7 +16,8 @@ interface Placed {
   length: number;
 }
 
-function mod(a: number, b: number): number {
+/** `a` modulo `b`, in [0, b) for negative `a` too. */
+export function mod(a: number, b: number): number {
   return ((a % b) + b) % b;
 }
 

@@ -107,8 +107,7 @@ export const TEMPO_TIE_RATIO = 0.95;
  * The runs as the plan of an edit with a hit point places them (plan.ts placedParts), the part
  * that plays source time `anchorSeconds` its anchor: the phase its onsets are laid out at.
  */
-function placedAsEdit(runs: Run[], anchorSeconds: number): PlanPart[] {
-  const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
+function placedAsEdit(runs: Run[], durationSeconds: number, anchorSeconds: number): PlanPart[] {
   // Placement asks only whether there is a hit point, not where.
   return placedParts({ mode: 'edit', durationSeconds, hitPointSeconds: anchorSeconds }, runs, anchorSeconds);
 }
@@ -116,8 +115,9 @@ function placedAsEdit(runs: Run[], anchorSeconds: number): PlanPart[] {
 /** The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames, rival reading). */
 function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
-  const frames = Math.round(runs.reduce((n, r) => n + r.length, 0) * rate);
-  const parts = placedAsEdit(runs, anchorSeconds);
+  const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
+  const frames = Math.round(durationSeconds * rate);
+  const parts = placedAsEdit(runs, durationSeconds, anchorSeconds);
   const onset = phasedOnset(analysis, parts, frames);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.

@@ -8,12 +8,15 @@
 import { type Analysis, ONSET_PHASES } from '../analysis/analyse.ts';
 import type { FrameLevels } from '../analysis/peak.ts';
 import { PLAN_SAMPLE_RATE, type PlanPart } from './plan.ts';
+import { mod } from './frame-align.ts';
+import { squareSumsOf } from './clip-levels.ts';
 
 /** A frame's window centre lies this many hops after its start (spectrogram.ts frameSeconds). */
 const CENTRE_HOPS = 2;
 
-function mod(a: number, b: number): number {
-  return ((a % b) + b) % b;
+/** The phases an analysis holds its envelopes at (one for an analysis made without them). */
+function phaseCount(analysis: Analysis): number {
+  return analysis.onsetPhases?.length ? ONSET_PHASES : 1;
 }
 
 /** Clip frames [clipFrom, clipTo) play the source's frames at `phase` from clipFrom + frameShift on. */
@@ -27,7 +30,7 @@ interface PhasedSegment {
 /** Where each part's frames come from: the frames whose window centre it plays, at the phase it plays the source. */
 function phasedSegments(analysis: Analysis, parts: PlanPart[], frames: number): PhasedSegment[] {
   const hop = PLAN_SAMPLE_RATE / analysis.frameRate;
-  const phases = analysis.onsetPhases?.length ? ONSET_PHASES : 1;
+  const phases = phaseCount(analysis);
   const phaseSamples = hop / phases;
   return parts.map((part) => {
     const steps = Math.round((part.sourceStart - part.clipStart) / phaseSamples);
@@ -60,20 +63,14 @@ export function phasedOnset(analysis: Analysis, parts: PlanPart[], frames: numbe
   return out;
 }
 
-/** Running sums of squares of each phase's RMS (entry f: frames [0, f)), per analysis (keyed by its RMS, which another anchor's copy shares). */
-const squareSums = new WeakMap<Float32Array, Float64Array[]>();
+/** Each phase's RMS running sums of squares, per analysis (keyed by its RMS, which another anchor's copy shares). */
+const phaseSquareSums = new WeakMap<Float32Array, Float64Array[]>();
 
-function squareSumsOf(analysis: Analysis): Float64Array[] {
-  let sums = squareSums.get(analysis.rms);
+function phaseSquareSumsOf(analysis: Analysis): Float64Array[] {
+  let sums = phaseSquareSums.get(analysis.rms);
   if (!sums) {
-    const phases = analysis.onsetPhases?.length ? ONSET_PHASES : 1;
-    sums = Array.from({ length: phases }, (_, phase) => {
-      const rms = atPhase(analysis.rms, analysis.rmsPhases, phase);
-      const out = new Float64Array(rms.length + 1);
-      for (let f = 0; f < rms.length; f++) out[f + 1] = out[f] + rms[f] ** 2;
-      return out;
-    });
-    squareSums.set(analysis.rms, sums);
+    sums = Array.from({ length: phaseCount(analysis) }, (_, phase) => squareSumsOf(atPhase(analysis.rms, analysis.rmsPhases, phase)));
+    phaseSquareSums.set(analysis.rms, sums);
   }
   return sums;
 }
@@ -81,7 +78,7 @@ function squareSumsOf(analysis: Analysis): Float64Array[] {
 /** The clip's RMS levels, `frames` long, as the placed parts play the source: summed from running sums, not laid out. */
 export function phasedLevels(analysis: Analysis, parts: PlanPart[], frames: number): FrameLevels {
   const segments = phasedSegments(analysis, parts, frames);
-  const sums = squareSumsOf(analysis);
+  const sums = phaseSquareSumsOf(analysis);
   return {
     frames,
     sumOfSquares(from, to) {
