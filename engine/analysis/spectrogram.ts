@@ -1,6 +1,6 @@
-// Short-time spectra of a mono signal (fft.js, Hann window), reduced to what the analysis needs:
-// per-frame RMS, log-compressed band energies, and a pitch-class (chroma) profile.
-import FFT from 'fft.js';
+// Short-time spectra of a mono signal (Hann window, real-fft.ts), reduced to what the analysis
+// needs: per-frame RMS, log-compressed band energies, and a pitch-class (chroma) profile.
+import { realFft } from './real-fft.ts';
 
 export const FFT_SIZE = 1024;
 export const HOP_SIZE = 256;
@@ -37,17 +37,64 @@ export interface Spectrogram {
   chromaFrames: Float32Array;
 }
 
-function hann(size: number): Float32Array {
-  const w = new Float32Array(size);
-  for (let i = 0; i < size; i++) w[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
-  return w;
+/**
+ * The power of bin `b` of the Hann-windowed frame, from the transform of the frame unwindowed
+ * (real-fft.ts's layout): the periodic Hann window 0.5 - 0.5 cos(2 pi n / N) multiplies the
+ * spectrum by the kernel [-1/4, 1/2, -1/4] across neighbouring bins, so only the bins the bands
+ * and chroma read are windowed, not the 1024 samples of every frame. For bins 2 .. FFT_SIZE / 2 - 2
+ * (their neighbours are ordinary complex bins).
+ */
+function windowedPower(out: Float32Array, b: number): number {
+  const re = 0.5 * out[2 * b] - 0.25 * (out[2 * b - 2] + out[2 * b + 2]);
+  const im = 0.5 * out[2 * b + 1] - 0.25 * (out[2 * b - 1] + out[2 * b + 3]);
+  return re * re + im * im;
 }
 
-/** The power of bin `b` of a transform's output (interleaved real and imaginary parts). */
-function power(out: number[], b: number): number {
-  const re = out[2 * b];
-  const im = out[2 * b + 1];
-  return re * re + im * im;
+/** The sum of squares of `mono` over each hop (HOP_SIZE samples), float64: a frame's RMS adds its window's hops. */
+function hopSquares(mono: Float32Array, hops: number): Float64Array {
+  const sums = new Float64Array(hops);
+  for (let h = 0; h < hops; h++) {
+    let sum = 0;
+    for (let i = h * HOP_SIZE; i < Math.min(mono.length, (h + 1) * HOP_SIZE); i++) sum += mono[i] * mono[i];
+    sums[h] = sum;
+  }
+  return sums;
+}
+
+interface BinRanges {
+  /** The first bin of each band, and one past its last: a band is a contiguous range of bins. */
+  bandFrom: Int16Array;
+  bandTo: Int16Array;
+  /** The pitch class of each bin in [pitchFrom, pitchTo). */
+  pitchOfBin: Int8Array;
+  pitchFrom: number;
+  pitchTo: number;
+}
+
+/** Which bins each band and the chroma sum at `sampleRate` (bands spaced evenly in log frequency). */
+function binRanges(sampleRate: number): BinRanges {
+  const bins = FFT_SIZE / 2 + 1;
+  const binHz = sampleRate / FFT_SIZE;
+  const ranges: BinRanges = { bandFrom: new Int16Array(BANDS).fill(bins), bandTo: new Int16Array(BANDS), pitchOfBin: new Int8Array(bins).fill(-1), pitchFrom: bins, pitchTo: 0 };
+  const highHz = Math.min(BAND_HIGH_HZ, sampleRate / 2);
+  const logLow = Math.log(BAND_LOW_HZ);
+  const logHigh = Math.log(highHz);
+  // Bins 0, 1 and FFT_SIZE / 2 - 1, FFT_SIZE / 2 lie outside every band and the chroma's range
+  // (below 30 Hz, above 8 kHz, at any rate the analysis runs at), which windowedPower needs.
+  for (let b = 2; b < bins - 2; b++) {
+    const hz = b * binHz;
+    if (hz >= BAND_LOW_HZ && hz < highHz) {
+      const band = Math.min(BANDS - 1, Math.floor(((Math.log(hz) - logLow) / (logHigh - logLow)) * BANDS));
+      ranges.bandFrom[band] = Math.min(ranges.bandFrom[band], b);
+      ranges.bandTo[band] = b + 1;
+    }
+    if (hz >= CHROMA_LOW_HZ && hz <= CHROMA_HIGH_HZ) {
+      ranges.pitchOfBin[b] = (((Math.round(12 * Math.log2(hz / 440)) + 9) % 12) + 12) % 12;
+      ranges.pitchFrom = Math.min(ranges.pitchFrom, b);
+      ranges.pitchTo = b + 1;
+    }
+  }
+  return ranges;
 }
 
 /**
@@ -55,51 +102,29 @@ function power(out: number[], b: number): number {
  * onsets and RMS at other phases, analyse.ts, need only band energies and RMS).
  */
 export function spectrogram(mono: Float32Array, sampleRate: number, chroma = true): Spectrogram {
-  const fft = new FFT(FFT_SIZE);
-  const window = hann(FFT_SIZE);
-  const input = new Array<number>(FFT_SIZE).fill(0);
-  const out = fft.createComplexArray() as number[];
-  const bins = FFT_SIZE / 2 + 1;
-  const binHz = sampleRate / FFT_SIZE;
-
-  const bandOfBin = new Int16Array(bins).fill(-1);
-  const pitchOfBin = new Int8Array(bins).fill(-1);
-  const logLow = Math.log(BAND_LOW_HZ);
-  const logHigh = Math.log(Math.min(BAND_HIGH_HZ, sampleRate / 2));
-  for (let b = 0; b < bins; b++) {
-    const hz = b * binHz;
-    if (hz >= BAND_LOW_HZ && hz < Math.min(BAND_HIGH_HZ, sampleRate / 2)) {
-      bandOfBin[b] = Math.min(BANDS - 1, Math.floor(((Math.log(hz) - logLow) / (logHigh - logLow)) * BANDS));
-    }
-    if (hz >= CHROMA_LOW_HZ && hz <= CHROMA_HIGH_HZ) pitchOfBin[b] = (((Math.round(12 * Math.log2(hz / 440)) + 9) % 12) + 12) % 12;
-  }
-
+  const fft = realFft(FFT_SIZE);
+  const { bandFrom, bandTo, pitchOfBin, pitchFrom, pitchTo } = binRanges(sampleRate);
   const frames = Math.max(1, Math.floor((mono.length - FFT_SIZE) / HOP_SIZE) + 1);
+  const squares = hopSquares(mono, frames - 1 + FFT_SIZE / HOP_SIZE);
   const rms = new Float32Array(frames);
   const logBands = new Float32Array(frames * BANDS);
   const chromaFrames = new Float32Array(chroma ? frames * 12 : 0);
-  const bandEnergy = new Float64Array(BANDS);
   for (let f = 0; f < frames; f++) {
     const start = f * HOP_SIZE;
     let sumSquares = 0;
-    for (let i = 0; i < FFT_SIZE; i++) {
-      const x = mono[start + i] ?? 0;
-      sumSquares += x * x;
-      input[i] = x * window[i];
-    }
+    for (let h = f; h < f + FFT_SIZE / HOP_SIZE; h++) sumSquares += squares[h];
     rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
-    fft.realTransform(out, input);
-    bandEnergy.fill(0);
-    for (let b = 0; b < bins; b++) {
-      const band = bandOfBin[b];
-      if (band >= 0) bandEnergy[band] += power(out, b);
+    const frame = mono.subarray(start, start + FFT_SIZE);
+    if (frame.length < FFT_SIZE) fft.input.fill(0);
+    fft.input.set(frame);
+    const out = fft.transform();
+    for (let k = 0; k < BANDS; k++) {
+      let energy = 0;
+      for (let b = bandFrom[k]; b < bandTo[k]; b++) energy += windowedPower(out, b);
+      logBands[f * BANDS + k] = Math.log1p((1000 * energy) / FFT_SIZE);
     }
-    for (let k = 0; k < BANDS; k++) logBands[f * BANDS + k] = Math.log1p((1000 * bandEnergy[k]) / FFT_SIZE);
     if (!chroma) continue;
-    for (let b = 0; b < bins; b++) {
-      const pitch = pitchOfBin[b];
-      if (pitch >= 0) chromaFrames[f * 12 + pitch] += Math.sqrt(power(out, b));
-    }
+    for (let b = pitchFrom; b < pitchTo; b++) chromaFrames[f * 12 + pitchOfBin[b]] += Math.sqrt(windowedPower(out, b));
   }
   return { sampleRate, frameRate: sampleRate / HOP_SIZE, frames, rms, logBands, bands: BANDS, chromaFrames };
 }
