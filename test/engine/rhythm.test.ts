@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { analysePcm, analysisSignal } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, autocorrelationByFft, tempoEstimate, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
 import { PHASE_TIE_RATIO, TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
-import { beatFrames, beatFramesAndRival } from '../../engine/analysis/beats.ts';
+import { beatFrames, beatFramesAndRival, phaseRivalAt } from '../../engine/analysis/beats.ts';
 import { spectrogram } from '../../engine/analysis/spectrogram.ts';
 import { onsetStrength } from '../../engine/analysis/onset.ts';
 import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
@@ -129,4 +129,27 @@ test('a chain of beats in the other phase ties where the onsets hold both phases
   const beatsOnPulses = offFromPulses(tied.beats) <= 1;
   const rivalOnOffBeats = rivalOff.filter((d) => d <= 1).length >= 0.9 * rivalOff.length;
   assert.ok(beatsOnPulses ? rivalOnOffBeats : offFromPulses(tied.rival) <= 1, 'off-beats as strong: the rival chain takes the other phase');
+});
+
+test('a chain in the other phase all through ties at a beat in the middle only where the off-beats are as strong (the plan\'s phase tie at the peak)', () => {
+  // 120 BPM at ~86 frames/s, 30 s: pulses every 43 frames, off-beats between them at a level.
+  const period = 43;
+  const frames = 2590;
+  const tieAtMiddle = (offBeatLevel: number) => {
+    const onset = new Float32Array(frames);
+    for (let f = 10; f < frames; f += period) {
+      onset[f] = 1;
+      if (f + period / 2 < frames) onset[Math.round(f + period / 2)] = offBeatLevel;
+    }
+    const { beats, chains } = beatFramesAndRival(onset, period);
+    const middle = beats[beats.length >> 1];
+    return phaseRivalAt(chains, period, middle);
+  };
+  const [none, weaker, strong] = [0, 0.97, 1].map(tieAtMiddle);
+  // No off-beats: a chain through the other phase at one beat pays two off-grid gaps for nothing
+  // (measured 0.85); off-beats at 0.97 of the beats: that chain scores 0.97 of the beats' (a
+  // clear enough win); as strong: a tie.
+  assert.ok(none < 0.9, `no off-beats: ${none.toFixed(3)}`);
+  assert.ok(weaker < PHASE_TIE_RATIO, `off-beats at 0.97: ${weaker.toFixed(3)}`);
+  assert.ok(strong >= PHASE_TIE_RATIO, `off-beats as strong: ${strong.toFixed(3)}`);
 });
