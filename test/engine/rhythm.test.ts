@@ -102,19 +102,23 @@ test('another tempo reading ties only where the music holds two (the plan\'s tem
   assert.ok(rivalRatio >= TEMPO_TIE_RATIO, `strong and weak clicks at 150 BPM: rival ${rivalRatio.toFixed(3)}`);
 });
 
+// 120 BPM at the analysis's ~86 frames/s: a pulse every 43 frames, 30 s, ending on an off-beat
+// (so both phases hold 60 pulses: a chain a beat shorter than the other ties at 59/60 at most).
+const PULSE_PERIOD = 43;
+const PULSE_FRAMES = 2590;
+
+/** An onset envelope of pulses every PULSE_PERIOD frames from frame 10, and off-beats between them at `offBeatLevel`. */
+function pulses(offBeatLevel: number): Float32Array {
+  const onset = new Float32Array(PULSE_FRAMES);
+  for (let f = 10; f < PULSE_FRAMES; f += PULSE_PERIOD) {
+    onset[f] = 1;
+    if (f + PULSE_PERIOD / 2 < PULSE_FRAMES) onset[Math.round(f + PULSE_PERIOD / 2)] = offBeatLevel;
+  }
+  return onset;
+}
+
 test('a chain of beats in the other phase ties where the onsets hold both phases, and joins the beats where they do not (the plan\'s phase tie)', () => {
-  // 120 BPM at the analysis's ~86 frames/s: a pulse every 43 frames, 30 s, ending on an off-beat
-  // (so both phases hold 60 pulses: a chain a beat shorter than the other ties at 59/60 at most).
-  const period = 43;
-  const frames = 2590;
-  const pulses = (offBeatLevel: number) => {
-    const onset = new Float32Array(frames);
-    for (let f = 10; f < frames; f += period) {
-      onset[f] = 1;
-      if (f + period / 2 < frames) onset[Math.round(f + period / 2)] = offBeatLevel;
-    }
-    return onset;
-  };
+  const period = PULSE_PERIOD;
   const offFromPulses = (beats: Int32Array) => Math.max(...Array.from(beats, (b) => Math.abs(((b - 10 + period / 2) % period) - period / 2)));
   // Only the pulses: nothing scores in the other phase, so the best chain ending there joins the
   // beats at once (every beat but its last on a pulse), and the plan's rule sees no other peak.
@@ -132,18 +136,9 @@ test('a chain of beats in the other phase ties where the onsets hold both phases
 });
 
 test('a chain in the other phase all through ties at a beat in the middle only where the off-beats are as strong (the plan\'s phase tie at the peak)', () => {
-  // 120 BPM at ~86 frames/s, 30 s: pulses every 43 frames, off-beats between them at a level.
-  const period = 43;
-  const frames = 2590;
   const tieAtMiddle = (offBeatLevel: number) => {
-    const onset = new Float32Array(frames);
-    for (let f = 10; f < frames; f += period) {
-      onset[f] = 1;
-      if (f + period / 2 < frames) onset[Math.round(f + period / 2)] = offBeatLevel;
-    }
-    const { beats, chains } = beatFramesAndRival(onset, period);
-    const middle = beats[beats.length >> 1];
-    return phaseRivalAt(chains, period, middle);
+    const { beats, chains } = beatFramesAndRival(pulses(offBeatLevel), PULSE_PERIOD);
+    return phaseRivalAt(chains, PULSE_PERIOD, beats[beats.length >> 1]);
   };
   const [none, weaker, strong] = [0, 0.97, 1].map(tieAtMiddle);
   // No off-beats: a chain through the other phase at one beat pays two off-grid gaps for nothing
