@@ -62,8 +62,8 @@ export interface BeatsAndRival {
  * clip re-encoded and analysed on its own frames) can make it the beats.
  */
 export function beatFramesAndRival(onset: Float32Array, periodFrames: number): BeatsAndRival {
+  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0, chains: NO_CHAINS };
   const chains = beatChains(onset, periodFrames);
-  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0, chains };
   const last = bestLast(chains.score, periodFrames);
   const rivalLast = bestLast(chains.score, periodFrames, last);
   return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
@@ -83,14 +83,20 @@ export function phaseRivalAt({ local, score }: BeatChains, periodFrames: number,
   const n = local.length;
   if (n === 0) return 0;
   const work = workArrays(n, backwardWorkBySize);
-  for (let i = 0; i < n; i++) work.scaled[i] = local[n - 1 - i];
-  const backward = beatScores(work.scaled, periodFrames, work).score;
+  // The backward run's input, the smoothed onsets reversed, goes where a forward run keeps its scaled onsets.
+  const reversed = work.scaled;
+  for (let i = 0; i < n; i++) reversed[i] = local[n - 1 - i];
+  const backward = beatScores(reversed, periodFrames, work).score;
   const through = (t: number) => score[t] + backward[n - 1 - t] - local[t];
+  // Best through this phase (within a quarter period of the beat: evenOutUnheardBeats may have
+  // moved it off the programme's own frame) against the best through another.
+  let own = 0;
   let rival = 0;
   for (let t = Math.max(0, Math.ceil(beatFrame - periodFrames / 2)); t <= Math.min(n - 1, beatFrame + periodFrames / 2); t++) {
-    if (Math.abs(t - beatFrame) >= periodFrames / 4) rival = Math.max(rival, through(t));
+    if (Math.abs(t - beatFrame) < periodFrames / 4) own = Math.max(own, through(t));
+    else rival = Math.max(rival, through(t));
   }
-  return rival / through(beatFrame);
+  return own > 0 ? rival / own : 0;
 }
 
 /** The dynamic programme's chains over the onsets, and the smoothed onset below which a beat comes before the music starts. */
@@ -100,6 +106,9 @@ export interface BeatChains {
   back: Int32Array;
   silentBelow: number;
 }
+
+/** The chains of no onsets at all. */
+const NO_CHAINS: BeatChains = { local: new Float64Array(0), score: new Float64Array(0), back: new Int32Array(0), silentBelow: 0 };
 
 function beatChains(onset: Float32Array, periodFrames: number): BeatChains {
   const local = smoothedOnsets(onset, periodFrames);

@@ -52,6 +52,8 @@ export function realFft(size: number): RealFft {
   return {
     input: new Float32Array(wasm.HEAPF32.buffer, inputAt, size),
     transform() {
+      // A view on memory that has since grown reads nothing (length 0): fail loudly, not with NaNs.
+      if (output.buffer !== wasm.HEAPF32.buffer) throw new Error('realFft: taken before another size grew the memory; take it again');
       wasm._pffft_transform_ordered(setup, inputAt, outputAt, workAt, PFFFT_FORWARD);
       return output;
     },

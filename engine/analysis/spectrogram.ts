@@ -38,16 +38,30 @@ export interface Spectrogram {
 }
 
 /**
- * The power of bin `b` of the Hann-windowed frame, from the transform of the frame unwindowed
- * (real-fft.ts's layout): the periodic Hann window 0.5 - 0.5 cos(2 pi n / N) multiplies the
- * spectrum by the kernel [-1/4, 1/2, -1/4] across neighbouring bins, so only the bins the bands
- * and chroma read are windowed, not the 1024 samples of every frame. For bins 2 .. FFT_SIZE / 2 - 2
- * (their neighbours are ordinary complex bins).
+ * The power of bin `b` (0 .. FFT_SIZE / 2) of the Hann-windowed frame, from the transform of the
+ * frame unwindowed (real-fft.ts's layout): the periodic Hann window 0.5 - 0.5 cos(2 pi n / N)
+ * multiplies the spectrum by the kernel [-1/4, 1/2, -1/4] across neighbouring bins, so only the
+ * bins the bands and chroma read are windowed, not the 1024 samples of every frame.
  */
 function windowedPower(out: Float32Array, b: number): number {
+  if (b < 2 || b > FFT_SIZE / 2 - 2) return edgeWindowedPower(out, b);
   const re = 0.5 * out[2 * b] - 0.25 * (out[2 * b - 2] + out[2 * b + 2]);
   const im = 0.5 * out[2 * b + 1] - 0.25 * (out[2 * b - 1] + out[2 * b + 3]);
   return re * re + im * im;
+}
+
+/**
+ * windowedPower at the spectrum's edges, where a neighbour is DC or Nyquist (real parts only,
+ * kept at [0] and [1]) or lies past them (the spectrum of a real frame mirrors there: bin -1 is
+ * bin 1's conjugate, bin N/2 + 1 bin N/2 - 1's).
+ */
+function edgeWindowedPower(out: Float32Array, b: number): number {
+  const half = FFT_SIZE / 2;
+  const re = (k: number): number => (k === 0 ? out[0] : k === half ? out[1] : k < 0 ? re(-k) : k > half ? re(FFT_SIZE - k) : out[2 * k]);
+  const im = (k: number): number => (k === 0 || k === half ? 0 : k < 0 ? -im(-k) : k > half ? -im(FFT_SIZE - k) : out[2 * k + 1]);
+  const windowedRe = 0.5 * re(b) - 0.25 * (re(b - 1) + re(b + 1));
+  const windowedIm = 0.5 * im(b) - 0.25 * (im(b - 1) + im(b + 1));
+  return windowedRe * windowedRe + windowedIm * windowedIm;
 }
 
 /** The sum of squares of `mono` over each hop (HOP_SIZE samples), float64: a frame's RMS adds its window's hops. */
@@ -79,9 +93,7 @@ function binRanges(sampleRate: number): BinRanges {
   const highHz = Math.min(BAND_HIGH_HZ, sampleRate / 2);
   const logLow = Math.log(BAND_LOW_HZ);
   const logHigh = Math.log(highHz);
-  // Bins 0, 1 and FFT_SIZE / 2 - 1, FFT_SIZE / 2 lie outside every band and the chroma's range
-  // (below 30 Hz, above 8 kHz, at any rate the analysis runs at), which windowedPower needs.
-  for (let b = 2; b < bins - 2; b++) {
+  for (let b = 0; b < bins; b++) {
     const hz = b * binHz;
     if (hz >= BAND_LOW_HZ && hz < highHz) {
       const band = Math.min(BANDS - 1, Math.floor(((Math.log(hz) - logLow) / (logHigh - logLow)) * BANDS));
@@ -115,6 +127,7 @@ export function spectrogram(mono: Float32Array, sampleRate: number, chroma = tru
     for (let h = f; h < f + FFT_SIZE / HOP_SIZE; h++) sumSquares += squares[h];
     rms[f] = Math.sqrt(sumSquares / FFT_SIZE);
     const frame = mono.subarray(start, start + FFT_SIZE);
+    // The input buffer is the process's one (real-fft.ts): a short signal's tail must not be the last frame's.
     if (frame.length < FFT_SIZE) fft.input.fill(0);
     fft.input.set(frame);
     const out = fft.transform();

@@ -148,3 +148,19 @@ test('a chain in the other phase all through ties at a beat in the middle only w
   assert.ok(weaker < PHASE_TIE_RATIO, `off-beats at 0.97: ${weaker.toFixed(3)}`);
   assert.ok(strong >= PHASE_TIE_RATIO, `off-beats as strong: ${strong.toFixed(3)}`);
 });
+
+test('off-beats as strong in the first half alone tie at no beat (a chain cannot switch phase for free), and the envelope reversed gives the same share at the same beat', () => {
+  const onset = pulses(1);
+  for (let f = PULSE_FRAMES >> 1; f < PULSE_FRAMES; f++) if (Math.abs(((f - 10) % PULSE_PERIOD) - PULSE_PERIOD / 2) <= 1) onset[f] = 0;
+  const { beats, chains } = beatFramesAndRival(onset, PULSE_PERIOD);
+  // An early beat: up to it either phase scores alike (a forward score alone would call it a tie);
+  // after it only one phase holds, and a chain that switches pays the spacing penalty twice.
+  const early = beats[beats.length >> 3];
+  const share = phaseRivalAt(chains, PULSE_PERIOD, early);
+  assert.ok(share < PHASE_TIE_RATIO, `early beat ${early}: ${share.toFixed(3)}`);
+  const reversed = onset.slice().reverse();
+  const backwards = beatFramesAndRival(reversed, PULSE_PERIOD);
+  const mirrored = PULSE_FRAMES - 1 - early;
+  assert.ok(backwards.beats.includes(mirrored), `the reversed envelope's beats hold frame ${mirrored}`);
+  assert.ok(Math.abs(phaseRivalAt(backwards.chains, PULSE_PERIOD, mirrored) - share) < 1e-9, 'the same share reversed');
+});
