@@ -3,7 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { TRACK_ID } from '../catalog/store.ts';
-import { ANALYSIS_VERSION } from '../engine/analysis/analyse.ts';
+import { ANALYSIS_VERSION } from '../engine/analysis/version.ts';
 import { serialisedAnalysisVersion } from '../engine/analysis/serialise.ts';
 
 export interface TrackRow {

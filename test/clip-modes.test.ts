@@ -11,7 +11,7 @@ import { ingestSignals } from './support/ingest.ts';
 import { storePath } from '../catalog/store.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { planMatchesAudio } from './support/plan-audio.ts';
-import { ONSET_PHASE_SAMPLES } from '../engine/analysis/analyse.ts';
+import { ONSET_PHASE_SAMPLES } from '../engine/analysis/frames.ts';
 
 /** Where an edit's plan says its peak plays, against H: under an onset phase, plus the 3-decimal rounding. */
 const PEAK_PLACEMENT_SECONDS = ONSET_PHASE_SAMPLES / 44100 + 0.0005;

@@ -1,6 +1,8 @@
 // The whole analysis of a track, from PCM to a compact, versioned, serialisable value.
 import type { Pcm } from '../mp3/decode.ts';
-import { HOP_SIZE, frameSeconds, spectrogram } from './spectrogram.ts';
+import { spectrogram } from './spectrogram.ts';
+import { ONSET_PHASES, ONSET_PHASE_SAMPLES, frameSeconds } from './frames.ts';
+import { ANALYSIS_VERSION } from './version.ts';
 import { onsetStrength } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
@@ -15,8 +17,6 @@ import { barFeatures } from './bar-features.ts';
 import { integratedLoudnessLufs } from './loudness.ts';
 import { waveformPeaks } from './waveform.ts';
 
-/** Bumped when a field is added or computed differently: stored analyses of older versions are redone. */
-export const ANALYSIS_VERSION = 12;
 
 export interface Analysis {
   version: number;
@@ -65,11 +65,6 @@ export function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: numb
   for (const channel of channels) for (let i = 0; i < length; i++) mono[i] += (channel[2 * i] + channel[2 * i + 1]) * scale;
   return { mono, sampleRate: pcm.sampleRate / 2 };
 }
-
-/** The analysis frames' hop in full-rate samples is split into this many phases (onsetPhases). */
-export const ONSET_PHASES = 4;
-/** Full-rate samples between onset phases: the hop (HOP_SIZE at half rate) over ONSET_PHASES. */
-export const ONSET_PHASE_SAMPLES = (2 * HOP_SIZE) / ONSET_PHASES;
 
 /**
  * The onsets and RMS of the signal started 1, 2 and 3 phases later, each `frames` long (zero past

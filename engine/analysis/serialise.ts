@@ -1,6 +1,7 @@
 // Analysis <-> bytes: a JSON header of the scalar fields followed by the typed arrays, so the
 // catalog can persist it per track and the pool can move it between threads without copying.
-import { ANALYSIS_VERSION, type Analysis } from './analyse.ts';
+import type { Analysis } from './analyse.ts';
+import { ANALYSIS_VERSION } from './version.ts';
 
 const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'onsetPhases', 'rmsPhases', 'barFeatures', 'waveformPeaks'] as const;
 const MAGIC = 0x4d4c4131; // "MLA1"

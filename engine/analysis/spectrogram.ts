@@ -1,27 +1,13 @@
 // Short-time spectra of a mono signal (Hann window, real-fft.ts), reduced to what the analysis
 // needs: per-frame RMS, log-compressed band energies, and a pitch-class (chroma) profile.
 import { realFft } from './real-fft.ts';
+import { FFT_SIZE, HOP_SIZE } from './frames.ts';
 
-export const FFT_SIZE = 1024;
-export const HOP_SIZE = 256;
 const BANDS = 48;
 const BAND_LOW_HZ = 30;
 const BAND_HIGH_HZ = 8000;
 const CHROMA_LOW_HZ = 40; // low: bass notes mark bar starts
 const CHROMA_HIGH_HZ = 2000;
-
-/** Frames from a frame's start to its window's centre: a frame's time is its centre. */
-const CENTRE_FRAMES = FFT_SIZE / 2 / HOP_SIZE;
-
-/** The time (seconds) of frame `frame` at `frameRate` frames per second: its window's centre. */
-export function frameSeconds(frame: number, frameRate: number): number {
-  return (frame + CENTRE_FRAMES) / frameRate;
-}
-
-/** The frame whose window is centred nearest `seconds` (the inverse of frameSeconds). */
-export function frameAtSeconds(seconds: number, frameRate: number): number {
-  return Math.round(seconds * frameRate - CENTRE_FRAMES);
-}
 
 export interface Spectrogram {
   sampleRate: number;

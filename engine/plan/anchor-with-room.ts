@@ -8,7 +8,7 @@
 // of a plan that missed hears its own peak (heardAnchor).
 import type { Analysis } from '../analysis/analyse.ts';
 import { frameLevels, peakChoice } from '../analysis/peak.ts';
-import { frameAtSeconds } from '../analysis/spectrogram.ts';
+import { frameAtSeconds } from '../analysis/frames.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
 import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
 import { nearestTime } from '../analysis/beats.ts';

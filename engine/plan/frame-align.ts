@@ -7,7 +7,7 @@
 // anchor (the part that plays the peak at H, or the first part) does not move here; with a hit
 // point its source start first moves onto the analysis's onset phases (onOnsetPhase, < 2.9 ms).
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
-import { ONSET_PHASE_SAMPLES } from '../analysis/analyse.ts';
+import { ONSET_PHASE_SAMPLES } from '../analysis/frames.ts';
 
 /** A part's place in the clip and the source, in samples (a plan's parts, with whatever else they carry). */
 interface Placed {

@@ -11,7 +11,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
-import { frameAtSeconds, frameSeconds } from '../analysis/spectrogram.ts';
+import { frameAtSeconds, frameSeconds } from '../analysis/frames.ts';
 import { type PlanPart, type Run, placedParts } from './plan.ts';
 import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';

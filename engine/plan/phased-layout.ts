@@ -5,7 +5,8 @@
 // analysis does not see: the check on them agreed with the encoded clip's peak on 619 of 648
 // held-out plans, against 642 for the plan's parts cut from the source PCM and analysed, and 637
 // with the onsets at their phases (.scratch, 2026-11-27).
-import { type Analysis, ONSET_PHASES } from '../analysis/analyse.ts';
+import type { Analysis } from '../analysis/analyse.ts';
+import { ONSET_PHASES } from '../analysis/frames.ts';
 import type { FrameLevels } from '../analysis/peak.ts';
 import { PLAN_SAMPLE_RATE, type PlanPart } from './plan.ts';
 import { mod } from './frame-align.ts';

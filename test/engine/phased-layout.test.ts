@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/spectrogram.ts';
+import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/frames.ts';
 import { PLAN_SAMPLE_RATE, type PlanPart, placedParts } from '../../engine/plan/plan.ts';
 import { phasedLevels, phasedOnset } from '../../engine/plan/phased-layout.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';

@@ -3,7 +3,8 @@
 // tone's leakage to its own bands; each frame's RMS is its window's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FFT_SIZE, HOP_SIZE, spectrogram } from '../../engine/analysis/spectrogram.ts';
+import { spectrogram } from '../../engine/analysis/spectrogram.ts';
+import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/frames.ts';
 
 const RATE = 22_050;
 /** A tone halfway between two bins: the worst case for leakage, which only a right window contains. */

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
 import { trackedLanding } from '../../engine/plan/peak-landing.ts';
-import { frameSeconds } from '../../engine/analysis/spectrogram.ts';
+import { frameSeconds } from '../../engine/analysis/frames.ts';
 
 /** The analysis's frame rate (44,100 Hz / 256 hop). */
 const FRAME_RATE = 44100 / 256;
