@@ -67,7 +67,17 @@ const WIDEST_THIN_EDITS = [
   { piece: 'track13.ogg', duration: 45, hit: 39.71 },
   { piece: 'track7.ogg', duration: 45, hit: 11.63 },
 ];
-const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS];
+/**
+ * Edits with H in the clip's last 3 s (`EDGE=late SEED=5`, .scratch/edges.mts's draw) whose plans
+ * left the climax after a beat or two for a bar-line ending quieter than it: inside the peak rule's
+ * window after H, that last part lowered the rise the clip heard at H, and an entrance 12.8 s and
+ * 19.7 s earlier won. An ending quieter than the climax now costs more (after-peak.ts TAIL_DROP_COST).
+ */
+const LATE_HIT_EDITS = [
+  { piece: 'hr3-rlyeh.ogg', duration: 60, hit: 58.43 },
+  { piece: 'hr3-laboratory.ogg', duration: 45, hit: 42.81 },
+];
+const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS];
 
 const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
 const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg, hyperrogue-music and drascula-music' : false;
@@ -100,3 +110,5 @@ test('edits of a 60 s piece with a late H: a lead-in of two runs, not a refusal,
 test('edits whose plans on the track\'s peak land only thinly: another entrance lands surely, and the peak lands at H', { skip }, (t) => assertEditsLand(t, THIN_LANDING_EDITS));
 
 test('edits that land only thinly whichever plan they take: the thin landing by the widest margin lands the peak at H', { skip }, (t) => assertEditsLand(t, WIDEST_THIN_EDITS));
+
+test('edits with H a second or two before the clip\'s end: the ending keeps the climax\'s level, and the peak lands at H', { skip }, (t) => assertEditsLand(t, LATE_HIT_EDITS));
