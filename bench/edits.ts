@@ -46,14 +46,27 @@ const ownBeats = (a: Analysis) => a.beatTimesSeconds;
 
 const offGrid = (t: number, grid: ArrayLike<number>) => Array.from(grid).reduce((best, b) => Math.min(best, Math.abs(b - t)), Infinity);
 
+/** Where in an edit of D seconds a hit point is drawn (`random()` in [0, 1)), to the hundredth of a second. */
+type HitDraw = (duration: number, random: () => number) => number;
+
+const hundredths = (seconds: number) => Math.round(seconds * 100) / 100;
+/** Seconds at either end of the clip the `early` and `late` draws keep to. */
+const EDGE_SECONDS = 2;
+/** Hit points anywhere in [1, D - 1] (the issue's range), in its first seconds, or in its last. */
+const HIT_DRAWS: Record<string, HitDraw> = {
+  whole: (duration, random) => hundredths(1 + random() * (duration - 2)),
+  early: (_duration, random) => hundredths(1 + random() * EDGE_SECONDS),
+  late: (duration, random) => hundredths(duration - 1 - random() * EDGE_SECONDS),
+};
+
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
-async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK) {
+async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK, drawHit = HIT_DRAWS.whole) {
   const mp3 = await encodeGaplessMp3(pcmLeft, pcmRight);
   const index = indexFrames(mp3);
   const analysis = analysePcm(await decodeAll(mp3, index));
   for (let k = 0; k < edits; k++) {
     const duration = DURATIONS[k % DURATIONS.length];
-    const hit = Math.round((1 + random() * (duration - 2)) * 100) / 100;
+    const hit = drawHit(duration, random);
     tally.edits++;
     let clip;
     try {
@@ -110,6 +123,11 @@ export async function benchEdits(): Promise<string> {
  */
 const ALL_RECORDINGS_SEED = Number(process.env.EDITS_ALL_SEED ?? 4242);
 const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
+/**
+ * Where `edits-all` draws its hit points (EDITS_ALL_HITS): `whole` (the default: [1, D - 1]),
+ * `early` ([1, 3]) or `late` ([D - 3, D - 1], where the climax has the fewest seconds to be heard).
+ */
+const ALL_RECORDINGS_HITS = process.env.EDITS_ALL_HITS ?? 'whole';
 
 /**
  * `npm run bench -- edits-all`: every installed recording of 60 s or more (81 with design.md's
@@ -117,14 +135,16 @@ const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
  * how the landing holds on hit points and pieces the rules were not tuned on. About 12 minutes.
  */
 export async function benchEditsAll(): Promise<string> {
+  const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];
+  if (!drawHit) throw new Error(`EDITS_ALL_HITS must be one of ${Object.keys(HIT_DRAWS).join(', ')}, not ${ALL_RECORDINGS_HITS}`);
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
   const tally = newTally();
   let recordings = 0;
   for (const { pcm } of longRecordings()) {
     recordings++;
-    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK);
+    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
   }
-  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED})`, tally) : NO_RECORDINGS].join('\n');
+  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS})`, tally) : NO_RECORDINGS].join('\n');
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */
