@@ -107,9 +107,11 @@ export interface BeatRange {
 
 /**
  * The peak beat (see peakBeat) and its margin over the best rise into any other entrance; with
- * `among`, only those beats are candidates (all beats still give the energy around them).
+ * `among`, only those beats are candidates (all beats still give the energy around them); with
+ * `afterBeats`, each beat's rise is weighed over that many beats after it instead of WINDOW_BEATS
+ * (an edit whose clip ends a few beats after H hears no more of its climax).
  */
-export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRate: number, among?: BeatRange): PeakChoice {
+export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRate: number, among?: BeatRange, afterBeats = WINDOW_BEATS): PeakChoice {
   const n = beatFrames.length;
   if (n === 0) return { beat: -1, margin: Infinity, entranceMargin: Infinity };
   const tracked = beatEnergies(beatFrames, levels);
@@ -124,7 +126,7 @@ export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRat
     firstCandidate = Math.max(firstCandidate, lead.length + among.first);
     lastCandidate = Math.min(lastCandidate, lead.length + among.last);
   }
-  const scores = riseScores(energy, firstCandidate, lastCandidate, loudest);
+  const scores = riseScores(energy, firstCandidate, lastCandidate, loudest, afterBeats);
   const entranceOf = (i: number) => Math.max(among ? firstCandidate : lead.length, entranceNear(energy, i, lastCandidate));
   let best = -1;
   scores.forEach((score, i) => { if (!Number.isNaN(score) && (best < 0 || score > scores[best])) best = i; });
@@ -136,15 +138,15 @@ export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRat
 }
 
 /**
- * Each beat's rise (NaN outside [first, last]): how much its WINDOW_BEATS after rise above those
- * before, and the level reached, in units of the loudest beat.
+ * Each beat's rise (NaN outside [first, last]): how much its `afterBeats` after rise above the
+ * WINDOW_BEATS before, and the level reached, in units of the loudest beat.
  */
-function riseScores(energy: Float64Array, first: number, last: number, loudest: number): Float64Array {
+function riseScores(energy: Float64Array, first: number, last: number, loudest: number, afterBeats: number): Float64Array {
   const n = energy.length;
   const scores = new Float64Array(n).fill(NaN);
   for (let i = first; i <= last; i++) {
     let after = 0, before = 0, afterCount = 0, beforeCount = 0;
-    for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
+    for (let j = i; j < Math.min(n, i + afterBeats); j++, afterCount++) after += energy[j];
     for (let j = Math.max(0, i - WINDOW_BEATS); j < i; j++, beforeCount++) before += energy[j];
     after /= afterCount;
     before /= beforeCount;

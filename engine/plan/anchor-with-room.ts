@@ -7,7 +7,7 @@
 // sides, then the loudest section starts that do; and when none of those lands, where the clip
 // of a plan that missed hears its own peak (heardAnchor).
 import type { Analysis } from '../analysis/analyse.ts';
-import { frameLevels, peakChoice } from '../analysis/peak.ts';
+import { frameLevels, peakChoice, WINDOW_BEATS } from '../analysis/peak.ts';
 import { frameAtSeconds } from '../analysis/frames.ts';
 import { type BarGrid, barAt } from './bar-grid.ts';
 import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
@@ -27,18 +27,20 @@ function beatsWithRoom(analysis: Analysis, before: number, after: number): { fir
   return { first, last };
 }
 
-/** The peak rule's choice among beats [first, last], in seconds; undefined when there are none. */
-function peakAmong(analysis: Analysis, first: number, last: number): number | undefined {
+/** The peak rule's choice among beats [first, last] (its rise weighed over `afterBeats` after each), in seconds; undefined when there are none. */
+function peakAmong(analysis: Analysis, first: number, last: number, afterBeats?: number): number | undefined {
   if (first > last) return undefined;
   const frames = Int32Array.from(analysis.beatTimesSeconds, (t) => frameAtSeconds(t, analysis.frameRate));
-  const { beat } = peakChoice(frames, frameLevels(analysis.rms), analysis.frameRate, { first, last });
+  const { beat } = peakChoice(frames, frameLevels(analysis.rms), analysis.frameRate, { first, last }, afterBeats);
   return beat >= first && beat <= last ? analysis.beatTimesSeconds[beat] : undefined;
 }
 
 /**
  * Analyses (copies) with other peaks, best first: the peak rule's among beats with room for H
- * before and D - H after, then section starts with that room, loudest bar first. Not the
- * track's own peak, nor one within the climax's bar of another.
+ * before and D - H after; when D - H holds fewer beats than the rule's window, its choice with
+ * the rise weighed over just those beats (held out with H in the clip's last 3 s: 299 -> 301 of
+ * 324, none lost; H from the whole clip unchanged); then section starts with that room, loudest
+ * bar first. Not the track's own peak, nor one within the climax's bar of another.
  */
 export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis[] {
   const { analysis } = grid;
@@ -47,7 +49,11 @@ export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis
     .filter((t) => t >= hit && t + rest <= analysis.durationSeconds)
     .sort((a, b) => grid.barRms[barAt(grid, b)] - grid.barRms[barAt(grid, a)]);
   const peaks: number[] = [];
-  for (const t of [peakAmong(analysis, first, last), ...sections]) {
+  // With fewer beats after H than the peak rule's window, the clip hears only the first few of a
+  // climax: next after the rule's own choice, the entrance that rises most over just those beats.
+  const heardBeats = Math.floor(rest / grid.beatSeconds);
+  const quickRise = heardBeats < WINDOW_BEATS ? peakAmong(analysis, first, last, Math.max(1, heardBeats)) : undefined;
+  for (const t of [peakAmong(analysis, first, last), quickRise, ...sections]) {
     if (t === undefined || [analysis.peakSeconds, ...peaks].some((p) => barAt(grid, p) === barAt(grid, t))) continue;
     peaks.push(t);
     if (peaks.length === MAX_OTHER_ANCHORS) break;

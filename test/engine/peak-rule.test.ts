@@ -66,3 +66,12 @@ test('the entrance margin says how clearly the entrance beat its neighbour: a st
   assert.ok(split.beat === 16 || split.beat === 18, `split step entrance ${split.beat}`);
   assert.ok(split.entranceMargin >= 0 && split.entranceMargin < 0.05, `split step: ${split.entranceMargin}`);
 });
+
+test('weighed over two beats after each, the rise is the sharp one: a two-beat hit outscores a long passage that rises slowly', () => {
+  // A long, moderately loud passage from beat 16, then a quiet bar and a two-beat hit at beat 44.
+  const levels = [...Array(16).fill(0.1), ...Array(24).fill(0.6), ...Array(4).fill(0.2), 1, 1, ...Array(10).fill(0.15)];
+  const { beats, rms } = beatsAndRms(levels);
+  const among = { first: 1, last: levels.length - 2 };
+  assert.equal(peakChoice(beats, frameLevels(rms), FRAME_RATE, among).beat, 16);
+  assert.equal(peakChoice(beats, frameLevels(rms), FRAME_RATE, among, 2).beat, 44);
+});

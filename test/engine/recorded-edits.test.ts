@@ -77,7 +77,15 @@ const LATE_HIT_EDITS = [
   { piece: 'hr3-rlyeh.ogg', duration: 60, hit: 58.43 },
   { piece: 'hr3-laboratory.ogg', duration: 45, hit: 42.81 },
 ];
-const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS];
+/**
+ * An edit with H in the clip's last 3 s (the same draw) that no plan on the track's peak or the
+ * peak rule's other choice landed: anchored on the entrance that rises most over the two beats
+ * the clip plays after H (anchor-with-room.ts), the peak lands at H.
+ */
+const QUICK_RISE_EDITS = [
+  { piece: 'track4.ogg', duration: 20, hit: 18.53 },
+];
+const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS];
 
 const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
 const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg, hyperrogue-music and drascula-music' : false;
@@ -112,3 +120,5 @@ test('edits whose plans on the track\'s peak land only thinly: another entrance 
 test('edits that land only thinly whichever plan they take: the thin landing by the widest margin lands the peak at H', { skip }, (t) => assertEditsLand(t, WIDEST_THIN_EDITS));
 
 test('edits with H a second or two before the clip\'s end: the ending keeps the climax\'s level, and the peak lands at H', { skip }, (t) => assertEditsLand(t, LATE_HIT_EDITS));
+
+test('an edit with H a second or two before the clip\'s end: anchored on the entrance that rises most over the beats after H, the peak lands at H', { skip }, (t) => assertEditsLand(t, QUICK_RISE_EDITS));
