@@ -2,9 +2,8 @@
 // end on a beat (the track's own ending, or a bar line), in order of preference.
 import type { Ending } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
-import { WINDOW_BEATS } from '../analysis/peak.ts';
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
-import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, peakWindowCost } from './edit-choice.ts';
+import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, peakWindowCost, peakWindowSeconds } from './edit-choice.ts';
 
 /** After the peak: the rest of the clip, and where the run through the peak ends. */
 export type AfterPeak = Choice & { peakRunEnd: number };
@@ -14,7 +13,7 @@ const BEAT_EXIT_COST = 0.3;
 /** Beats after the peak that may be left on (not only bar lines): enough to end on a beat when D - H is shorter than a bar. */
 const BEAT_EXIT_BARS = 2;
 /**
- * When D - H is shorter than the peak rule's window (WINDOW_BEATS beats after H), all of the
+ * When D - H is shorter than the peak rule's window (peakWindowSeconds after H), all of the
  * clip's last part plays inside it: a last part quieter than the climax it stands in for lowers
  * the rise the clip's analysis hears at H, and an earlier entrance wins (hr3-rlyeh D=60 H=58.43:
  * 0.8 s of the climax, then a bar-line ending at 0.6 of its level; the clip's peak 12.8 s early).
@@ -71,9 +70,9 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   }
   // The track's last sample, and every bar line after the peak (the last one only when a decay follows it).
   const ends = [trackSeconds, ...lines.subarray(barAt(grid, peak) + 1, bars + 1).filter((line) => line < trackSeconds - ON_LINE_SECONDS)];
-  // The climax's level over D - H, as the run through the peak would go on playing it.
-  const tailInWindow = rest < WINDOW_BEATS * grid.beatSeconds;
-  const climaxLevel = rmsBetween(grid, peak, peak + rest);
+  // The climax's level over D - H, as the run through the peak would go on playing it; 0 (no
+  // tail drop) when D - H outlasts the peak rule's window.
+  const climaxLevel = rest < peakWindowSeconds(grid) ? rmsBetween(grid, peak, peak + rest) : 0;
   for (const exit of exitsAfterPeak(grid, rest)) {
     const through = exit.time - peak;
     const length = rest - through;
@@ -87,7 +86,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
       const seam = into === exit.out ? 0 : seamCost(grid, exit.out, into, relaxed);
       if (seam === undefined) continue;
       const finish = endChoice(grid, end);
-      const tailDrop = tailInWindow && climaxLevel > 0 ? TAIL_DROP_COST * Math.max(0, 1 - rmsBetween(grid, start, end) / climaxLevel) : 0;
+      const tailDrop = climaxLevel > 0 ? TAIL_DROP_COST * Math.max(0, 1 - rmsBetween(grid, start, end) / climaxLevel) : 0;
       found.push({ cost: tailDrop + (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
     }
   }

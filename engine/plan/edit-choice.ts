@@ -25,9 +25,14 @@ export interface Choice {
  */
 const PEAK_WINDOW_COST = 1;
 
+/** The peak rule's window on either side of a beat (WINDOW_BEATS), in seconds at the track's tempo. */
+export function peakWindowSeconds(grid: BarGrid): number {
+  return WINDOW_BEATS * grid.beatSeconds;
+}
+
 /** PEAK_WINDOW_COST when `seconds` of the run through the peak on one side are fewer than the peak rule's window. */
 export function peakWindowCost(grid: BarGrid, seconds: number): number {
-  return seconds < WINDOW_BEATS * grid.beatSeconds - ON_LINE_SECONDS ? PEAK_WINDOW_COST : 0;
+  return seconds < peakWindowSeconds(grid) - ON_LINE_SECONDS ? PEAK_WINDOW_COST : 0;
 }
 
 /** Candidates kept of each side of the peak: their pairs are checked for where the clip's own peak falls. */

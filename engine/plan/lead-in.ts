@@ -4,8 +4,7 @@
 import type { Run } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { startCost } from './edges.ts';
-import { CANDIDATES_PER_SIDE, CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, WIDE_PER_SIDE, byCost, keepFewest, peakWindowCost } from './edit-choice.ts';
-import { WINDOW_BEATS } from '../analysis/peak.ts';
+import { CANDIDATES_PER_SIDE, CLIMAX_BARS, JOIN_COST, MIN_PART_SECONDS, WIDE_PER_SIDE, byCost, keepFewest, peakWindowCost, peakWindowSeconds } from './edit-choice.ts';
 
 /** The run into the peak may start this many bars before the peak's bar (a build, a lead-in). */
 const MAX_LEAD_IN_BARS = 8;
@@ -160,7 +159,7 @@ function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found:
  */
 function beforeRms(grid: BarGrid, peakRunStart: number, hit: number, lastStart = 0, lastLength = 0, earlierStart = 0, earlierLength = 0): number {
   const peak = grid.analysis.peakSeconds;
-  const window = Math.min(hit, WINDOW_BEATS * grid.beatSeconds);
+  const window = Math.min(hit, peakWindowSeconds(grid));
   const head = Math.min(window, peak - peakRunStart);
   const last = Math.min(window - head, lastLength);
   const earlier = Math.min(window - head - last, earlierLength);
