@@ -15,6 +15,27 @@ export const LAME_ENCODER_DELAY = 576;
 
 const CHUNK = 1152 * 64; // samples per encode() call
 
+/**
+ * The gain LAME's CBR presets apply to their input (LAME 3.100 presets.c, abr_switch_map's
+ * `scale`: 0.95 up to 160 kbps, 0.97 at 192, 0.98 at 224, 1 from 256; measured the same for both
+ * encoders), which neither lets us set. Left in, a clip's re-encoded edges and joins came out
+ * 0.45 dB quieter than the source frames copied around them at 128 kbps: a level step at each.
+ */
+export function presetGain(bitrateKbps: number): number {
+  if (bitrateKbps >= 256) return 1;
+  if (bitrateKbps >= 224) return 0.98;
+  return bitrateKbps >= 192 ? 0.97 : 0.95;
+}
+
+/** `samples` scaled by the inverse of the preset's gain, so that what is encoded decodes at the level it was given. */
+function levelled(samples: Float32Array, bitrateKbps: number): Float32Array {
+  const gain = presetGain(bitrateKbps);
+  if (gain === 1) return samples;
+  const out = new Float32Array(samples.length);
+  for (let i = 0; i < samples.length; i++) out[i] = samples[i] / gain;
+  return out;
+}
+
 function concat(parts: Uint8Array[]): Uint8Array {
   const total = parts.reduce((n, p) => n + p.length, 0);
   const out = new Uint8Array(total);
@@ -37,7 +58,8 @@ export const wasmLame: Mp3FrameEncoder = {
     const parts: Uint8Array[] = [];
     for (let i = 0; i < left.length; i += CHUNK) {
       // encode() returns a view into WASM memory that the next call overwrites: copy it.
-      parts.push(wasmEncoder.encode([left.subarray(i, i + CHUNK), right.subarray(i, i + CHUNK)]).slice());
+      const chunk = [levelled(left.subarray(i, i + CHUNK), bitrateKbps), levelled(right.subarray(i, i + CHUNK), bitrateKbps)];
+      parts.push(wasmEncoder.encode(chunk).slice());
     }
     parts.push(wasmEncoder.finalize().slice());
     return concat(parts);
@@ -57,8 +79,9 @@ export const lameJs: Mp3FrameEncoder = {
   name: '@breezystack/lamejs (LAME port, JS)',
   async encode(left, right, bitrateKbps) {
     const encoder = new LameJsEncoder(2, 44100, bitrateKbps);
-    const l = toInt16(left);
-    const r = toInt16(right);
+    // Int16 input: samples the preset's gain would bring back under full scale are clipped here.
+    const l = toInt16(levelled(left, bitrateKbps));
+    const r = toInt16(levelled(right, bitrateKbps));
     const parts: Uint8Array[] = [];
     for (let i = 0; i < l.length; i += 1152) parts.push(new Uint8Array(encoder.encodeBuffer(l.subarray(i, i + 1152), r.subarray(i, i + 1152))));
     parts.push(new Uint8Array(encoder.flush()));

@@ -13,6 +13,9 @@ import { selectSegment } from '../../engine/segment.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { climaxPiece } from '../support/synth.ts';
 import { decodeMp3, mp3Of } from '../support/audio.ts';
+import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
+import { lameJs, wasmLame } from '../../engine/mp3/encoders.ts';
+import type { Pcm } from '../../engine/mp3/decode.ts';
 
 const CLIMAX = 95.625;
 let track: Uint8Array;
@@ -139,6 +142,34 @@ test('splice: the middle is the source itself, the edges are re-encoded; full re
     const edges = Math.max(await worstDifference(spliced.mp3, 300, middleFrom), await worstDifference(spliced.mp3, middleTo, duration * 44100 - 300));
     assert.ok(edges < 0.1, `edge difference ${edges}`);
   }
+});
+
+/** The least-squares gain of `clip` against `source` over samples [from, to) of channel 0 (source from `start`). */
+function gainAgainst(clip: Pcm, source: Pcm, start: number, from: number, to: number): number {
+  let xx = 0, xy = 0;
+  for (let i = from; i < to; i++) {
+    const x = source.channels[0][start + i];
+    xx += x * x;
+    xy += x * clip.channels[0][i];
+  }
+  return xy / xx;
+}
+
+test('encoding keeps the level it is given: LAME presets scale their input, and the encoder undoes it', async () => {
+  const tone = Float32Array.from({ length: 44100 }, (_, i) => 0.5 * Math.sin((2 * Math.PI * 440 * i) / 44100));
+  for (const bitrateKbps of [128, 192, 320]) {
+    for (const encoder of [wasmLame, lameJs]) {
+      const pcm = await decodeMp3(await encodeGaplessMp3(tone, tone, { bitrateKbps, encoder }));
+      const gain = gainAgainst(pcm, { sampleRate: 44100, channels: [tone, tone] }, 0, 4410, 44100 - 4410);
+      assert.ok(Math.abs(gain - 1) < 0.005, `${encoder.name} at ${bitrateKbps} kbps: gain ${gain.toFixed(4)}`);
+    }
+  }
+  // A spliced clip's re-encoded edge sounds at the level of the copied frames after it (it was 0.95 of it).
+  const source = await decodeMp3(track);
+  const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 30, hitPointSeconds: 10 });
+  assert.equal(clip.method, 'splice');
+  const edgeGain = gainAgainst(await decodeMp3(clip.mp3), source, Math.round(clip.plan.parts[0].sourceStart), 1024, 4096);
+  assert.ok(Math.abs(edgeGain - 1) < 0.02, `re-encoded edge at ${edgeGain.toFixed(3)} of the source's level`);
 });
 
 test('clips are deterministic: same input, same bytes', async () => {
