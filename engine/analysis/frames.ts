@@ -9,6 +9,23 @@ export const HOP_SIZE = 256;
 /** Frames from a frame's start to its window's centre: a frame's time is its centre. */
 const CENTRE_FRAMES = FFT_SIZE / 2 / HOP_SIZE;
 
+/** Frames the analysis makes of a signal `samples` long at its own (half) rate: whole windows only, at least one. */
+export function framesOfSamples(samples: number): number {
+  return Math.max(1, Math.floor((samples - FFT_SIZE) / HOP_SIZE) + 1);
+}
+
+/** Slack for a length in seconds worked out by adding parts: their sum may fall a hair short of its whole samples. */
+const SAMPLE_SLACK = 1e-6;
+
+/**
+ * Frames the analysis makes of `seconds` of audio at `frameRate`: what a clip that long has (its
+ * last frame's window ends within the clip). A clip laid out frame by frame from its source would
+ * otherwise hold FFT_SIZE / HOP_SIZE frames more at its end, reading the source past the clip's end.
+ */
+export function framesOfSeconds(seconds: number, frameRate: number): number {
+  return framesOfSamples(Math.floor(seconds * frameRate * HOP_SIZE + SAMPLE_SLACK));
+}
+
 /** The time (seconds) of frame `frame` at `frameRate` frames per second: its window's centre. */
 export function frameSeconds(frame: number, frameRate: number): number {
   return (frame + CENTRE_FRAMES) / frameRate;

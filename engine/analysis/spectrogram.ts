@@ -1,7 +1,7 @@
 // Short-time spectra of a mono signal (Hann window, real-fft.ts), reduced to what the analysis
 // needs: per-frame RMS, log-compressed band energies, and a pitch-class (chroma) profile.
 import { realFft } from './real-fft.ts';
-import { FFT_SIZE, HOP_SIZE } from './frames.ts';
+import { FFT_SIZE, HOP_SIZE, framesOfSamples } from './frames.ts';
 
 const BANDS = 48;
 const BAND_LOW_HZ = 30;
@@ -102,7 +102,7 @@ function binRanges(sampleRate: number): BinRanges {
 export function spectrogram(mono: Float32Array, sampleRate: number, chroma = true): Spectrogram {
   const fft = realFft(FFT_SIZE);
   const { bandFrom, bandTo, pitchOfBin, pitchFrom, pitchTo } = binRanges(sampleRate);
-  const frames = Math.max(1, Math.floor((mono.length - FFT_SIZE) / HOP_SIZE) + 1);
+  const frames = framesOfSamples(mono.length);
   const squares = hopSquares(mono, frames - 1 + FFT_SIZE / HOP_SIZE);
   const rms = new Float32Array(frames);
   const logBands = new Float32Array(frames * BANDS);

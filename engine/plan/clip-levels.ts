@@ -4,6 +4,7 @@
 // plan instead of copying and squaring thousands of frames (~1/3 of a screen's time).
 import type { FrameLevels } from '../analysis/peak.ts';
 import type { Run } from './plan.ts';
+import { framesOfSeconds } from '../analysis/frames.ts';
 
 /** Clip frames [clipFrom, clipTo) play source frames from `sourceFrom` on. */
 interface Segment {
@@ -18,7 +19,7 @@ interface Segment {
  * on the next run's first is the next run's. Frames no segment covers are silent.
  */
 function segmentsOf(runs: Run[], rate: number, sourceFrames: number): { frames: number; segments: Segment[] } {
-  const frames = Math.round(runs.reduce((n, r) => n + r.length, 0) * rate);
+  const frames = framesOfSeconds(runs.reduce((n, r) => n + r.length, 0), rate);
   const segments: Segment[] = [];
   let clipSeconds = 0;
   for (const run of runs) {

@@ -11,7 +11,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
-import { frameAtSeconds, frameSeconds } from '../analysis/frames.ts';
+import { frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
 import { type PlanPart, type Run, placedParts } from './plan.ts';
 import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
@@ -116,7 +116,7 @@ function placedAsEdit(runs: Run[], durationSeconds: number, anchorSeconds: numbe
 function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
   const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
-  const frames = Math.round(durationSeconds * rate);
+  const frames = framesOfSeconds(durationSeconds, rate);
   const parts = placedAsEdit(runs, durationSeconds, anchorSeconds);
   const onset = phasedOnset(analysis, parts, frames);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read

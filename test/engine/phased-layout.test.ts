@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { FFT_SIZE, HOP_SIZE } from '../../engine/analysis/frames.ts';
+import { FFT_SIZE, HOP_SIZE, framesOfSeconds } from '../../engine/analysis/frames.ts';
+import { clipLevels } from '../../engine/plan/clip-levels.ts';
 import { PLAN_SAMPLE_RATE, type PlanPart, placedParts } from '../../engine/plan/plan.ts';
 import { phasedLevels, phasedOnset } from '../../engine/plan/phased-layout.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
@@ -60,4 +61,16 @@ test('the laid-out onsets and RMS are the clip\'s own, frame for frame, at every
     assert.ok(compared > clip.onset.length / 2, `${compared} frames compared of ${clip.onset.length}`);
   }
   assert.deepEqual([...phasesSeen].sort((a, b) => a - b), [0, 128, 256, 384], 'parts at every onset phase');
+});
+
+test('a clip laid out for the check has as many frames as its own analysis: none reads the source past the clip\'s end', () => {
+  const source = climaxPiece(123, 70, 40);
+  const analysis = analysePcm(stereo(source));
+  for (const durationSeconds of [20, 29.987, 45.00002, 60.5]) {
+    const runs = [{ sourceStart: 3.1, length: durationSeconds / 2 }, { sourceStart: 30, length: durationSeconds / 2 }];
+    const samples = Math.round(durationSeconds * PLAN_SAMPLE_RATE);
+    const own = analysePcm(stereo(source.subarray(0, samples)));
+    assert.equal(framesOfSeconds(durationSeconds, analysis.frameRate), own.rms.length, `${durationSeconds} s`);
+    assert.equal(clipLevels(analysis.rms, runs, analysis.frameRate).frames, own.rms.length, `${durationSeconds} s, the source-beat screen's levels`);
+  }
 });
