@@ -85,7 +85,17 @@ const LATE_HIT_EDITS = [
 const QUICK_RISE_EDITS = [
   { piece: 'track4.ogg', duration: 20, hit: 18.53 },
 ];
-const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS];
+/**
+ * Edits with H in the clip's last 3 s (the same draw) of pieces about as loud all through: every
+ * plan with a single run into the peak brought the track's own build before H, and the clip heard
+ * an entrance of its lead-in rise more (18.7 s and 11.1 s early). A lead-in that takes a breath of
+ * the track's quietest two bars before the climax (lead-in.ts breathLeadIns) lands the peak at H.
+ */
+const BREATH_EDITS = [
+  { piece: 'track20.ogg', duration: 45, hit: 42.25 },
+  { piece: 'hr3-laboratory.ogg', duration: 60, hit: 57.26 },
+];
+const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS];
 
 const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
 const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg, hyperrogue-music and drascula-music' : false;
@@ -122,3 +132,5 @@ test('edits that land only thinly whichever plan they take: the thin landing by 
 test('edits with H a second or two before the clip\'s end: the ending keeps the climax\'s level, and the peak lands at H', { skip }, (t) => assertEditsLand(t, LATE_HIT_EDITS));
 
 test('an edit with H a second or two before the clip\'s end: anchored on the entrance that rises most over the beats after H, the peak lands at H', { skip }, (t) => assertEditsLand(t, QUICK_RISE_EDITS));
+
+test('edits with a late H of pieces as loud all through: a breath of quiet bars before the climax, and the peak lands at H', { skip }, (t) => assertEditsLand(t, BREATH_EDITS));
