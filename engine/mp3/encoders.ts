@@ -27,14 +27,21 @@ export function presetGain(bitrateKbps: number): number {
   return bitrateKbps >= 192 ? 0.97 : 0.95;
 }
 
-/** `samples` scaled by the inverse of the preset's gain, so that what is encoded decodes at the level it was given. */
-function levelled(samples: Float32Array, bitrateKbps: number): Float32Array {
+/**
+ * `samples` scaled by the inverse of the preset's gain, so that what is encoded decodes at the
+ * level it was given; into `out` when given (at least as long), else a new array.
+ */
+function levelled(samples: Float32Array, bitrateKbps: number, out = new Float32Array(samples.length)): Float32Array {
   const gain = presetGain(bitrateKbps);
   if (gain === 1) return samples;
-  const out = new Float32Array(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = samples[i] / gain;
-  return out;
+  const scale = 1 / gain;
+  const scaled = out.subarray(0, samples.length);
+  for (let i = 0; i < samples.length; i++) scaled[i] = samples[i] * scale;
+  return scaled;
 }
+
+/** One chunk of each channel, levelled: reused by every encode (the encoder copies its input). */
+const levelledChunks = [new Float32Array(CHUNK), new Float32Array(CHUNK)];
 
 function concat(parts: Uint8Array[]): Uint8Array {
   const total = parts.reduce((n, p) => n + p.length, 0);
@@ -58,7 +65,7 @@ export const wasmLame: Mp3FrameEncoder = {
     const parts: Uint8Array[] = [];
     for (let i = 0; i < left.length; i += CHUNK) {
       // encode() returns a view into WASM memory that the next call overwrites: copy it.
-      const chunk = [levelled(left.subarray(i, i + CHUNK), bitrateKbps), levelled(right.subarray(i, i + CHUNK), bitrateKbps)];
+      const chunk = [levelled(left.subarray(i, i + CHUNK), bitrateKbps, levelledChunks[0]), levelled(right.subarray(i, i + CHUNK), bitrateKbps, levelledChunks[1])];
       parts.push(wasmEncoder.encode(chunk).slice());
     }
     parts.push(wasmEncoder.finalize().slice());
