@@ -28,8 +28,7 @@ const QUIETEST_KEPT = CANDIDATES_PER_SIDE + QUIETEST_LEAD_INS;
 
 /**
  * The lead-ins to H an edit may pair with an ending: how many there are, the WIDE_PER_SIDE
- * cheapest (cheapest first) and the QUIETEST_KEPT quietest (byQuiet); apart from them, the
- * cheapest that take a breath before the climax. A plan weighs hundreds of
+ * cheapest (cheapest first) and the QUIETEST_KEPT quietest (byQuiet). A plan weighs hundreds of
  * lead-ins and pairs a few: each is made only when it is kept, as the search offers it
  * (wouldKeep, keep), so a plan's search leaves little for the garbage collector (its pauses, a
  * millisecond or two every few dozen plans, were much of the plan's p99).
@@ -38,8 +37,6 @@ export interface LeadIns {
   count: number;
   cheapest: LeadIn[];
   quietest: LeadIn[];
-  /** Lead-ins that take a breath before the climax (breathLeadIns), the BREATH_KEPT cheapest: not counted, checked after the others. */
-  breaths: LeadIn[];
 }
 
 /** Quieter run-up to H first; equally quiet, the cheaper. */
@@ -167,16 +164,17 @@ const BREATH_KEPT = 6;
  * line y, joined to one of the quietest spans of BREATH_BARS whole bars, joined into the peak's
  * own bar line. The clip's analysis hears the climax rise over what plays in the peak rule's
  * window before it, and a run into the peak brings the track's own build there: on a track about
- * as loud all through, an entrance in the lead-in rose more. Made for every anchor (BREATH_SPANS
- * times the bars: tens of microseconds), kept apart from the other lead-ins and checked after
- * them, so no plan that landed before is passed over for one: held out (seed 9001) 315 -> 319 of
- * 324 land, with H in the clip's last 3 s (seed 5) 297 -> 305, none lost on either.
+ * as loud all through, an entrance in the lead-in rose more. The BREATH_KEPT cheapest, made only
+ * for an anchor's wide search (anchored-edit.ts wideLanding), whose budget is fixed: plans the
+ * first checks land are the same, and no plan takes longer.
  */
-function breathLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found: LeadIns): void {
+export function breathLeadIns(grid: BarGrid, hit: number): LeadIn[] {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
-  if (peakBar < 1) return;
+  const kept: LeadIn[] = [];
+  if (peakBar < 1) return kept;
+  const forbidden = leadInBars(grid, peakBar, Infinity);
   const at = lines[peakBar];
   const spans: { q: number; rms: number }[] = [];
   for (let q = 0; q + BREATH_BARS <= bars; q++) {
@@ -196,12 +194,12 @@ function breathLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found:
       const seam = seamCost(grid, y, q, true);
       if (seam === undefined) continue;
       const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);
-      const kept = found.breaths;
       if (kept.length === BREATH_KEPT && cost >= kept[kept.length - 1].cost) continue;
       const before = beforeRms(grid, at, hit, lines[q], breath, s0, leadA);
       keepFewest(kept, { cost, runs: [{ sourceStart: s0, length: leadA }, { sourceStart: lines[q], length: breath }], peakRunStart: at, before }, BREATH_KEPT, byCost);
     }
   }
+  return kept;
 }
 
 /**
@@ -242,12 +240,11 @@ export function keptLeadIns({ cheapest, quietest }: LeadIns): { cheapest: LeadIn
 export function leadInCandidates(grid: BarGrid, hit: number): LeadIns {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
-  const anyButClimax = leadInBars(grid, peakBar, Infinity);
-  const found: LeadIns = { count: 0, cheapest: [], quietest: [], breaths: [] };
-  breathLeadIns(grid, hit, anyButClimax, found);
+  const found: LeadIns = { count: 0, cheapest: [], quietest: [] };
   leadIns(grid, hit, quieter, false, found);
   if (found.count === 0) leadIns(grid, hit, quieter, true, found);
   if (found.count > 0) return found;
+  const anyButClimax = leadInBars(grid, peakBar, Infinity);
   leadIns(grid, hit, anyButClimax, true, found);
   if (found.count === 0) twoRunLeadIns(grid, hit, quieter, found);
   if (found.count === 0) twoRunLeadIns(grid, hit, anyButClimax, found);

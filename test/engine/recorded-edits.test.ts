@@ -88,12 +88,12 @@ const QUICK_RISE_EDITS = [
 /**
  * Edits with H in the clip's last 3 s (the same draw) of pieces about as loud all through: every
  * plan with a single run into the peak brought the track's own build before H, and the clip heard
- * an entrance of its lead-in rise more (18.7 s and 11.1 s early). A lead-in that takes a breath of
- * the track's quietest two bars before the climax (lead-in.ts breathLeadIns) lands the peak at H.
+ * an entrance of its lead-in rise more (18.7 s early, both). The wide search's lead-ins that take a
+ * breath of the track's quietest two bars before the climax (lead-in.ts breathLeadIns) land it at H.
  */
 const BREATH_EDITS = [
   { piece: 'track20.ogg', duration: 45, hit: 42.25 },
-  { piece: 'hr3-laboratory.ogg', duration: 60, hit: 57.26 },
+  { piece: 'track20.ogg', duration: 60, hit: 57.61 },
 ];
 const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS];
 
