@@ -21,7 +21,7 @@ const CHUNK = 1152 * 64; // samples per encode() call
  * encoders), which neither lets us set. Left in, a clip's re-encoded edges and joins came out
  * 0.45 dB quieter than the source frames copied around them at 128 kbps: a level step at each.
  */
-export function presetGain(bitrateKbps: number): number {
+function presetGain(bitrateKbps: number): number {
   if (bitrateKbps >= 256) return 1;
   if (bitrateKbps >= 224) return 0.98;
   return bitrateKbps >= 192 ? 0.97 : 0.95;

@@ -7,7 +7,7 @@ import type { BarGrid } from './bar-grid.ts';
 import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
-import { type LeadIn, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
+import { type LeadIn, type LeadInRuns, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, type EndingKinds, endingKinds } from './after-peak.ts';
 
 /** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
@@ -21,7 +21,7 @@ const QUIET_PEAK_CHECKS = 4;
 const MAX_CHECKS = 24;
 
 /** Every lead-in with every ending, cheapest first. */
-function pairs(befores: LeadIn[], afters: AfterPeak[]): Choice[] {
+function pairs(befores: LeadInRuns[], afters: AfterPeak[]): Choice[] {
   const choices = befores.flatMap((before) => afters.map((after) => {
     const peakRun = { sourceStart: before.peakRunStart, length: after.peakRunEnd - before.peakRunStart };
     return { cost: before.cost + after.cost, runs: [...before.runs, peakRun, ...after.runs], ending: after.ending };
@@ -177,7 +177,7 @@ function* inOrder(choices: Choice[], befores: LeadIn[], quietest: LeadIn[], pref
 }
 
 /** The wide search's candidates: each kind of ending in order of preference, its pairs cheapest first. */
-function* widePairs(befores: LeadIn[], endings: EndingKinds): Generator<Choice> {
+function* widePairs(befores: LeadInRuns[], endings: EndingKinds): Generator<Choice> {
   for (let k = 0, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind, WIDE_PER_SIDE));
 }
 

@@ -13,10 +13,14 @@ const MAX_LEAD_IN_BARS = 8;
 const LEAD_IN_LOUDNESS_SHARE = 0.9;
 
 /** A run into the peak: what plays before it, and where the run through the peak starts. */
-export interface LeadIn {
+/** What a lead-in plays and costs: enough to pair it with an ending. */
+export interface LeadInRuns {
   cost: number;
   runs: Run[];
   peakRunStart: number;
+}
+
+export interface LeadIn extends LeadInRuns {
   /** Mean RMS (linear) of what plays in the peak rule's window before H: the lower, the clearer the rise at H. */
   before: number;
 }
@@ -168,11 +172,11 @@ const BREATH_KEPT = 6;
  * for an anchor's wide search (anchored-edit.ts wideLanding), whose budget is fixed: plans the
  * first checks land are the same, and no plan takes longer.
  */
-export function breathLeadIns(grid: BarGrid, hit: number): LeadIn[] {
+export function breathLeadIns(grid: BarGrid, hit: number): LeadInRuns[] {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
-  const kept: LeadIn[] = [];
+  const kept: LeadInRuns[] = [];
   if (peakBar < 1) return kept;
   const forbidden = leadInBars(grid, peakBar, Infinity);
   const at = lines[peakBar];
@@ -195,8 +199,7 @@ export function breathLeadIns(grid: BarGrid, hit: number): LeadIn[] {
       if (seam === undefined) continue;
       const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);
       if (kept.length === BREATH_KEPT && cost >= kept[kept.length - 1].cost) continue;
-      const before = beforeRms(grid, at, hit, lines[q], breath, s0, leadA);
-      keepFewest(kept, { cost, runs: [{ sourceStart: s0, length: leadA }, { sourceStart: lines[q], length: breath }], peakRunStart: at, before }, BREATH_KEPT, byCost);
+      keepFewest(kept, { cost, runs: [{ sourceStart: s0, length: leadA }, { sourceStart: lines[q], length: breath }], peakRunStart: at }, BREATH_KEPT, byCost);
     }
   }
   return kept;
