@@ -86,6 +86,12 @@ export function trackerBeats(file: string, limitSeconds: number): TrackerBeats |
       row = 0;
     }
   }
+  // The song's end (or the row it loops back to) is where its next beat falls when that row
+  // starts one: an edit ending with the song's last bar ends on it.
+  if (seconds < limitSeconds && row % ROWS_PER_BEAT === 0) {
+    beats.beatSeconds.push(seconds);
+    if (row % (ROWS_PER_BEAT * BEATS_PER_BAR) === 0) beats.barSeconds.push(seconds);
+  }
   return beats;
 }
 
