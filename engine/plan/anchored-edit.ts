@@ -6,7 +6,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
 import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
-import { type Choice, WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
+import { type Choice, WIDE_PER_SIDE, cheapest, peakWindowSeconds } from './edit-choice.ts';
 import { type LeadIn, type LeadInRuns, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, type EndingKinds, endingKinds } from './after-peak.ts';
 
@@ -17,6 +17,12 @@ const MAX_PEAK_CHECKS = 8;
 const FALLBACK_PEAK_CHECKS = 4;
 /** Candidate plans with the quietest run-up to H checked when none of the cheapest keeps the peak at H. */
 const QUIET_PEAK_CHECKS = 4;
+/**
+ * Candidate plans with a breath before the climax (lead-in.ts breathLeadIns) checked after the
+ * quietest when H leaves the clip less than the peak rule's window after it: the clip ends before
+ * its climax has been heard for long, so what plays before H must rise into it.
+ */
+const BREATH_PEAK_CHECKS = 4;
 /** Candidate plans checked in all (about 0.4 ms each, 1.4 ms when they land): a bound on a plan's time. */
 const MAX_CHECKS = 24;
 
@@ -138,7 +144,7 @@ export interface AnchoredOptions {
  * A lead-in and ending whose clip, analysed on its own, surely has its peak at H (within 25 ms,
  * by a sure margin over any other entrance: peak-landing.ts), the first found by firstLanding
  * among: the cheapest few with the most preferred ending, those with the quietest run-up to H,
- * then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
+ * those with a breath before the climax when H comes late (BREATH_PEAK_CHECKS), then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
  * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
  * too short to be its peak). When none lands surely, the thin landing by the widest margin; when none
  * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
@@ -155,7 +161,8 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
   const choices = pairs(befores, preferred);
   const checkedKeys = new Set<string>();
   // An ending kind with joins relaxed to the track's most abrupt bar line holds the strict kind's plans again: each is checked once.
-  const candidates = unchecked(inOrder(choices, befores, quietest, preferred, endings), avoid, checkedKeys, maxChecks);
+  const breaths = duration - hit < peakWindowSeconds(grid) ? breathLeadIns(grid, hit) : [];
+  const candidates = unchecked(inOrder(choices, quietest, breaths, preferred, endings, befores), avoid, checkedKeys, maxChecks);
   const peakSeconds = grid.analysis.peakSeconds;
   const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
@@ -170,9 +177,10 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
  */
 
 /** The first checks' candidates in order of preference (anchoredEdit), each kind of ending worked out only when reached. */
-function* inOrder(choices: Choice[], befores: LeadIn[], quietest: LeadIn[], preferred: AfterPeak[], endings: EndingKinds): Generator<Choice> {
+function* inOrder(choices: Choice[], quietest: LeadIn[], breaths: LeadInRuns[], preferred: AfterPeak[], endings: EndingKinds, befores: LeadIn[]): Generator<Choice> {
   yield* choices.slice(0, MAX_PEAK_CHECKS);
   yield* pairs(quietest, preferred).slice(0, QUIET_PEAK_CHECKS);
+  yield* pairs(breaths, preferred).slice(0, BREATH_PEAK_CHECKS);
   for (let k = 1, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind)).slice(0, FALLBACK_PEAK_CHECKS);
 }
 
@@ -224,7 +232,7 @@ const WIDE_TRACKED = 3;
  * `checkedKeys` (planKey: the first checks', and each one it screens) is not screened again.
  */
 function wideLanding(grid: BarGrid, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: EndingKinds, checkedKeys: Set<string>): Landed | undefined {
-  // Lead-ins that take a breath before the climax join the cheapest here only: the search's budget stays as it was.
+  // Lead-ins that take a breath before the climax join the cheapest here, within the search's budget (any the first checks tried are not screened again).
   const candidates = unchecked(widePairs([...leadIns.cheapest, ...breathLeadIns(grid, hit)], endings), avoid, checkedKeys, WIDE_SCREENS);
   return firstLanding(grid.analysis, candidates, hit, sourceBeatHit, WIDE_TRACKED);
 }

@@ -168,9 +168,9 @@ const BREATH_KEPT = 6;
  * line y, joined to one of the quietest spans of BREATH_BARS whole bars, joined into the peak's
  * own bar line. The clip's analysis hears the climax rise over what plays in the peak rule's
  * window before it, and a run into the peak brings the track's own build there: on a track about
- * as loud all through, an entrance in the lead-in rose more. The BREATH_KEPT cheapest, made only
- * for an anchor's wide search (anchored-edit.ts wideLanding), whose budget is fixed: plans the
- * first checks land are the same, and no plan takes longer.
+ * as loud all through, an entrance in the lead-in rose more. The BREATH_KEPT cheapest, made for
+ * an anchor's wide search (anchored-edit.ts wideLanding), whose budget is fixed, and for its first
+ * checks only when H leaves the clip less than the peak rule's window after it.
  */
 export function breathLeadIns(grid: BarGrid, hit: number): LeadInRuns[] {
   const peak = grid.analysis.peakSeconds;

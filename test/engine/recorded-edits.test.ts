@@ -90,10 +90,14 @@ const QUICK_RISE_EDITS = [
  * plan with a single run into the peak brought the track's own build before H, and the clip heard
  * an entrance of its lead-in rise more (18.7 s early, both). The wide search's lead-ins that take a
  * breath of the track's quietest two bars before the climax (lead-in.ts breathLeadIns) land it at H.
+ * hr3-laboratory's H leaves the clip less than the peak rule's window after it: the first checks
+ * try breaths there, and the wide search, which tracks only its first three landings on the
+ * source's beats, did not reach one that lands (its clip's peak 11 s early).
  */
 const BREATH_EDITS = [
   { piece: 'track20.ogg', duration: 45, hit: 42.25 },
   { piece: 'track20.ogg', duration: 60, hit: 57.61 },
+  { piece: 'hr3-laboratory.ogg', duration: 60, hit: 57.26 },
 ];
 const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS];
 
