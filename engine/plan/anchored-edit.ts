@@ -144,9 +144,10 @@ export interface AnchoredOptions {
  * A lead-in and ending whose clip, analysed on its own, surely has its peak at H (within 25 ms,
  * by a sure margin over any other entrance: peak-landing.ts), the first found by firstLanding
  * among: the cheapest few with the most preferred ending, those with the quietest run-up to H,
- * those with a breath before the climax when H comes late (BREATH_PEAK_CHECKS), then a few of each next kind of ending in turn (H is what the caller asked for; an ending on a
- * bar line is still on a beat: a late H followed by the track's decay leaves the clip's climax
- * too short to be its peak). When none lands surely, the thin landing by the widest margin; when none
+ * those with a breath before the climax when H comes late (BREATH_PEAK_CHECKS), then a few of
+ * each next kind of ending in turn (H is what the caller asked for; an ending on a bar line is
+ * still on a beat: a late H followed by the track's decay leaves the clip's climax too short to
+ * be its peak). When none lands surely, the thin landing by the widest margin; when none
  * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
  * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time
  * `avoid` are not checked (another anchor's plans that replay the track's own, bigger, peak).
@@ -161,10 +162,10 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
   const choices = pairs(befores, preferred);
   const checkedKeys = new Set<string>();
   // An ending kind with joins relaxed to the track's most abrupt bar line holds the strict kind's plans again: each is checked once.
-  const breaths = duration - hit < peakWindowSeconds(grid) ? breathLeadIns(grid, hit) : [];
-  const candidates = unchecked(inOrder(choices, quietest, breaths, preferred, endings, befores), avoid, checkedKeys, maxChecks);
+  const lateBreaths = duration - hit < peakWindowSeconds(grid) ? breathLeadIns(grid, hit) : undefined;
+  const candidates = unchecked(inOrder(choices, quietest, lateBreaths ?? [], preferred, endings, befores), avoid, checkedKeys, maxChecks);
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys);
+  const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
   return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
@@ -231,8 +232,8 @@ const WIDE_TRACKED = 3;
  * louder passage before H ran out of checks on plans that were never going to land. A plan in
  * `checkedKeys` (planKey: the first checks', and each one it screens) is not screened again.
  */
-function wideLanding(grid: BarGrid, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: EndingKinds, checkedKeys: Set<string>): Landed | undefined {
-  // Lead-ins that take a breath before the climax join the cheapest here, within the search's budget (any the first checks tried are not screened again).
-  const candidates = unchecked(widePairs([...leadIns.cheapest, ...breathLeadIns(grid, hit)], endings), avoid, checkedKeys, WIDE_SCREENS);
+function wideLanding(grid: BarGrid, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: EndingKinds, checkedKeys: Set<string>, breaths = breathLeadIns(grid, hit)): Landed | undefined {
+  // Lead-ins that take a breath before the climax (made for the first checks when H comes late) join the cheapest here, within the search's budget.
+  const candidates = unchecked(widePairs([...leadIns.cheapest, ...breaths], endings), avoid, checkedKeys, WIDE_SCREENS);
   return firstLanding(grid.analysis, candidates, hit, sourceBeatHit, WIDE_TRACKED);
 }
