@@ -128,6 +128,22 @@ const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
  * `early` ([1, 3]) or `late` ([D - 3, D - 1], where the climax has the fewest seconds to be heard).
  */
 const ALL_RECORDINGS_HITS = process.env.EDITS_ALL_HITS ?? 'whole';
+/**
+ * EDITS_ALL_DRIVE (e.g. 4): each recording is first mastered loud, as pop and rock records are:
+ * peak-normalised, driven this many times into a tanh soft clipper, little dynamic range left for
+ * the climax to rise by. Unset: the recordings as they are.
+ */
+const ALL_RECORDINGS_DRIVE = process.env.EDITS_ALL_DRIVE === undefined ? undefined : Number(process.env.EDITS_ALL_DRIVE);
+/** Where the loud master's soft clipper leaves its peaks (full scale 1). */
+const LOUD_MASTER_CEILING = 0.98;
+
+/** `channels` mastered loud in place: peak-normalised, times `drive`, soft-clipped by tanh to LOUD_MASTER_CEILING. */
+function masterLoud(channels: Float32Array[], drive: number): void {
+  let peak = 0;
+  for (const channel of channels) for (let i = 0; i < channel.length; i++) peak = Math.max(peak, Math.abs(channel[i]));
+  const scale = LOUD_MASTER_CEILING / Math.tanh(drive);
+  for (const channel of channels) for (let i = 0; i < channel.length; i++) channel[i] = scale * Math.tanh((drive * channel[i]) / (peak || 1));
+}
 
 /**
  * `npm run bench -- edits-all`: every installed recording of 60 s or more (81 with design.md's
@@ -137,14 +153,17 @@ const ALL_RECORDINGS_HITS = process.env.EDITS_ALL_HITS ?? 'whole';
 export async function benchEditsAll(): Promise<string> {
   const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];
   if (!drawHit) throw new Error(`EDITS_ALL_HITS must be one of ${Object.keys(HIT_DRAWS).join(', ')}, not ${ALL_RECORDINGS_HITS}`);
+  if (ALL_RECORDINGS_DRIVE !== undefined && !(ALL_RECORDINGS_DRIVE > 0)) throw new Error(`EDITS_ALL_DRIVE must be a number above 0, not ${process.env.EDITS_ALL_DRIVE}`);
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
   const tally = newTally();
   let recordings = 0;
   for (const { pcm } of longRecordings()) {
     recordings++;
+    if (ALL_RECORDINGS_DRIVE !== undefined) masterLoud(pcm.channels, ALL_RECORDINGS_DRIVE);
     await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
   }
-  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS})`, tally) : NO_RECORDINGS].join('\n');
+  const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
+  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */
