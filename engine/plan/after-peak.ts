@@ -3,7 +3,7 @@
 import type { Ending } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
-import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, peakWindowCost, peakWindowSeconds } from './edit-choice.ts';
+import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, endsInPeakWindow, peakWindowCost } from './edit-choice.ts';
 
 /** After the peak: the rest of the clip, and where the run through the peak ends. */
 export type AfterPeak = Choice & { peakRunEnd: number };
@@ -72,7 +72,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   const ends = [trackSeconds, ...lines.subarray(barAt(grid, peak) + 1, bars + 1).filter((line) => line < trackSeconds - ON_LINE_SECONDS)];
   // The climax's level over D - H, as the run through the peak would go on playing it; 0 (no
   // tail drop) when D - H outlasts the peak rule's window.
-  const climaxLevel = rest < peakWindowSeconds(grid) ? rmsBetween(grid, peak, peak + rest) : 0;
+  const climaxLevel = endsInPeakWindow(grid, rest) ? rmsBetween(grid, peak, peak + rest) : 0;
   for (const exit of exitsAfterPeak(grid, rest)) {
     const through = exit.time - peak;
     const length = rest - through;

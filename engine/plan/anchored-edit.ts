@@ -6,7 +6,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
 import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
-import { type Choice, WIDE_PER_SIDE, cheapest, peakWindowSeconds } from './edit-choice.ts';
+import { type Choice, WIDE_PER_SIDE, cheapest, endsInPeakWindow } from './edit-choice.ts';
 import { type LeadIn, type LeadInRuns, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, type EndingKinds, endingKinds } from './after-peak.ts';
 
@@ -162,7 +162,7 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
   const choices = pairs(befores, preferred);
   const checkedKeys = new Set<string>();
   // An ending kind with joins relaxed to the track's most abrupt bar line holds the strict kind's plans again: each is checked once.
-  const lateBreaths = duration - hit < peakWindowSeconds(grid) ? breathLeadIns(grid, hit) : undefined;
+  const lateBreaths = endsInPeakWindow(grid, duration - hit) ? breathLeadIns(grid, hit) : undefined;
   const candidates = unchecked(inOrder(choices, quietest, lateBreaths ?? [], preferred, endings, befores), avoid, checkedKeys, maxChecks);
   const peakSeconds = grid.analysis.peakSeconds;
   const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths);

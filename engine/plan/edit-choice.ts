@@ -30,6 +30,11 @@ export function peakWindowSeconds(grid: BarGrid): number {
   return WINDOW_BEATS * grid.beatSeconds;
 }
 
+/** Whether a clip with `rest` seconds after H ends inside the peak rule's window after it: its climax is heard only that long. */
+export function endsInPeakWindow(grid: BarGrid, rest: number): boolean {
+  return rest < peakWindowSeconds(grid);
+}
+
 /** PEAK_WINDOW_COST when `seconds` of the run through the peak on one side are fewer than the peak rule's window. */
 export function peakWindowCost(grid: BarGrid, seconds: number): number {
   return seconds < peakWindowSeconds(grid) - ON_LINE_SECONDS ? PEAK_WINDOW_COST : 0;

@@ -12,14 +12,14 @@ const MAX_LEAD_IN_BARS = 8;
 /** Bars played before the peak must be quieter than this share of the peak's loudness. */
 const LEAD_IN_LOUDNESS_SHARE = 0.9;
 
-/** A run into the peak: what plays before it, and where the run through the peak starts. */
-/** What a lead-in plays and costs: enough to pair it with an ending. */
+/** A run into the peak: what plays before it, what that costs, and where the run through the peak starts (enough to pair it with an ending). */
 export interface LeadInRuns {
   cost: number;
   runs: Run[];
   peakRunStart: number;
 }
 
+/** A lead-in ranked also by how quiet its run-up to H is. */
 export interface LeadIn extends LeadInRuns {
   /** Mean RMS (linear) of what plays in the peak rule's window before H: the lower, the clearer the rise at H. */
   before: number;

@@ -73,10 +73,7 @@ export function trackerBeats(file: string, limitSeconds: number): TrackerBeats |
         delayRows = param & 0x0f;
       }
     }
-    if (row % ROWS_PER_BEAT === 0) {
-      beats.beatSeconds.push(seconds);
-      if (row % (ROWS_PER_BEAT * BEATS_PER_BAR) === 0) beats.barSeconds.push(seconds);
-    }
+    markBeat(beats, row, seconds);
     seconds += ((speed * 2.5) / tempo) * (1 + delayRows);
     if (nextOrder !== undefined) {
       order = nextOrder;
@@ -88,11 +85,15 @@ export function trackerBeats(file: string, limitSeconds: number): TrackerBeats |
   }
   // The song's end (or the row it loops back to) is where its next beat falls when that row
   // starts one: an edit ending with the song's last bar ends on it.
-  if (seconds < limitSeconds && row % ROWS_PER_BEAT === 0) {
-    beats.beatSeconds.push(seconds);
-    if (row % (ROWS_PER_BEAT * BEATS_PER_BAR) === 0) beats.barSeconds.push(seconds);
-  }
+  if (seconds < limitSeconds) markBeat(beats, row, seconds);
   return beats;
+}
+
+/** Row `row` of a pattern, played at `seconds`, as a beat (every ROWS_PER_BEAT rows) and a bar (every BEATS_PER_BAR beats). */
+function markBeat(beats: TrackerBeats, row: number, seconds: number): void {
+  if (row % ROWS_PER_BEAT !== 0) return;
+  beats.beatSeconds.push(seconds);
+  if (row % (ROWS_PER_BEAT * BEATS_PER_BAR) === 0) beats.barSeconds.push(seconds);
 }
 
 /** The installed tracker modules (tecnoballz-data) we can read, with their true beats and their audio (ffmpeg), one at a time. */
