@@ -15,8 +15,10 @@ import { decodeAll } from '../engine/mp3/decode.ts';
 import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
 import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
+import { barGrid } from '../engine/plan/bar-grid.ts';
 import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
+import { joinNovelties } from '../test/support/join-novelty.ts';
 import { machineLine } from './machine.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -27,10 +29,13 @@ const MIN_RECORDING_SECONDS = 60;
 const LANDING_SECONDS = 0.025;
 /** A clip end counts as on a beat within this of one. */
 const ON_BEAT_SECONDS = 0.03;
+/** A join's novelty equal to the seam limit, give or take rounding, is within it. */
+const NOVELTY_SLACK = 1e-6;
 
-interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number> }
+/** `smoothJoins`: joins within the track's 90th percentile of bar-line novelty (the issue's seam rule). */
+interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number>; joins: number; smoothJoins: number }
 
-const newTally = (): Tally => ({ edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {} });
+const newTally = (): Tally => ({ edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {}, joins: 0, smoothJoins: 0 });
 
 /** The installed recordings of MIN_RECORDING_SECONDS or more, decoded, in soundtrackFiles' order. */
 function* longRecordings() {
@@ -83,12 +88,17 @@ async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (
     const end = (last.sourceStart + last.length) / PLAN_SAMPLE_RATE;
     if (clip.plan.ending === 'track_end' || offGrid(end, beats(analysis)) <= ON_BEAT_SECONDS) tally.onBeat++;
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
+    const seamLimit = barGrid(analysis).seamLimit;
+    for (const novelty of joinNovelties(analysis, clip.plan.parts)) {
+      tally.joins++;
+      if (novelty <= seamLimit + NOVELTY_SLACK) tally.smoothJoins++;
+    }
   }
 }
 
 function report(name: string, t: Tally): string {
   const made = t.edits - t.refused;
-  return `${name}: ${t.edits} edits, ${t.refused} refused; of the ${made} made: peak within 25 ms of H ${t.landed}, ends on a beat or at the track's end ${t.onBeat}, exact length ${t.exact}; endings ${JSON.stringify(t.endings)}`;
+  return `${name}: ${t.edits} edits, ${t.refused} refused; of the ${made} made: peak within 25 ms of H ${t.landed}, ends on a beat or at the track's end ${t.onBeat}, exact length ${t.exact}; endings ${JSON.stringify(t.endings)}; joins within the track's 90th percentile of bar-line novelty ${t.smoothJoins} of ${t.joins}`;
 }
 
 export async function benchEdits(): Promise<string> {

@@ -12,10 +12,10 @@ import { indexFrames, type FrameIndex } from '../../engine/mp3/frame-index.ts';
 import { decodeAll, type Pcm } from '../../engine/mp3/decode.ts';
 import { makeClip } from '../../engine/clip.ts';
 import { planClip } from '../../engine/plan/plan-clip.ts';
-import { barGrid, barAt } from '../../engine/plan/bar-grid.ts';
-import { barDistance } from '../../engine/analysis/bar-features.ts';
+import { barGrid } from '../../engine/plan/bar-grid.ts';
 import { planHeader, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { planMatchesAudio } from '../support/plan-audio.ts';
+import { joinNovelties } from '../support/join-novelty.ts';
 import { decodeMp3 } from '../support/audio.ts';
 
 const ON_BAR_SECONDS = 0.02;
@@ -114,11 +114,8 @@ test('joins: most within the 90th percentile of the track\'s own bar-line novelt
     const grid = barGrid(song.analysis);
     for (const [duration, hit] of [[30, 10], [30, 25], [45, 5], [20, undefined], [35, undefined]] as const) {
       const plan = planClip(song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
-      for (let i = 1; i < plan.parts.length; i++) {
-        const out = barAt(grid, seconds(plan.parts[i - 1].sourceStart + plan.parts[i - 1].length) - 0.05); // the last bar played
-        const into = barAt(grid, seconds(plan.parts[i].sourceStart) + grid.beatSeconds * 4 - 0.05); // the first bar that follows
-        const novelty = barDistance(song.analysis.barFeatures, out, into);
-        assert.ok(novelty <= grid.relaxedSeamLimit + 1e-6, `song ${song.design.seed} D=${duration} H=${hit}: join ${i} novelty ${novelty.toFixed(3)} > ${grid.relaxedSeamLimit.toFixed(3)}`);
+      for (const [i, novelty] of joinNovelties(song.analysis, plan.parts).entries()) {
+        assert.ok(novelty <= grid.relaxedSeamLimit + 1e-6, `song ${song.design.seed} D=${duration} H=${hit}: join ${i + 1} novelty ${novelty.toFixed(3)} > ${grid.relaxedSeamLimit.toFixed(3)}`);
         joins++;
         if (novelty <= grid.seamLimit + 1e-6) within++;
       }

@@ -1,0 +1,26 @@
+// How different each join of an edit sounds, as the seam rule judges it: the novelty
+// (bar-features.ts barDistance) between the last bar a part plays and the first whole bar the
+// next part plays, against the track's own bar lines (bar-grid.ts: seamLimit is their 90th
+// percentile, relaxedSeamLimit their most abrupt one).
+import type { Analysis } from '../../engine/analysis/analyse.ts';
+import { barDistance } from '../../engine/analysis/bar-features.ts';
+import { BEATS_PER_BAR } from '../../engine/analysis/bars.ts';
+import { barAt, barGrid } from '../../engine/plan/bar-grid.ts';
+import { PLAN_SAMPLE_RATE, type PlanPart } from '../../engine/plan/plan.ts';
+
+/** Seconds before a part's end (and a bar after its start) that fall inside the bar it ends (first plays whole). */
+const INSIDE_BAR_SECONDS = 0.05;
+
+const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
+
+/** Each join's novelty, in clip order (parts.length - 1 of them). */
+export function joinNovelties(analysis: Analysis, parts: PlanPart[]): number[] {
+  const grid = barGrid(analysis);
+  return parts.slice(1).map((part, i) => {
+    const before = parts[i];
+    const out = barAt(grid, seconds(before.sourceStart + before.length) - INSIDE_BAR_SECONDS);
+    // A part may begin with a pickup into its first downbeat: the bar a whole bar later is the first it plays whole.
+    const into = barAt(grid, seconds(part.sourceStart) + grid.beatSeconds * BEATS_PER_BAR - INSIDE_BAR_SECONDS);
+    return barDistance(analysis.barFeatures, out, into);
+  });
+}
