@@ -18,7 +18,7 @@ import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
 import { barGrid } from '../engine/plan/bar-grid.ts';
 import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
-import { joinNovelties } from '../test/support/join-novelty.ts';
+import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
 import { machineLine } from './machine.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -29,8 +29,6 @@ const MIN_RECORDING_SECONDS = 60;
 const LANDING_SECONDS = 0.025;
 /** A clip end counts as on a beat within this of one. */
 const ON_BEAT_SECONDS = 0.03;
-/** A join's novelty equal to the seam limit, give or take rounding, is within it. */
-const NOVELTY_SLACK = 1e-6;
 
 /** `smoothJoins`: joins within the track's 90th percentile of bar-line novelty (the issue's seam rule). */
 interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number>; joins: number; smoothJoins: number }
@@ -91,7 +89,7 @@ async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (
     const seamLimit = barGrid(analysis).seamLimit;
     for (const novelty of joinNovelties(analysis, clip.plan.parts)) {
       tally.joins++;
-      if (novelty <= seamLimit + NOVELTY_SLACK) tally.smoothJoins++;
+      if (withinNovelty(novelty, seamLimit)) tally.smoothJoins++;
     }
   }
 }

@@ -15,7 +15,7 @@ import { planClip } from '../../engine/plan/plan-clip.ts';
 import { barGrid } from '../../engine/plan/bar-grid.ts';
 import { planHeader, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { planMatchesAudio } from '../support/plan-audio.ts';
-import { joinNovelties } from '../support/join-novelty.ts';
+import { joinNovelties, withinNovelty } from '../support/join-novelty.ts';
 import { decodeMp3 } from '../support/audio.ts';
 
 const ON_BAR_SECONDS = 0.02;
@@ -115,9 +115,9 @@ test('joins: most within the 90th percentile of the track\'s own bar-line novelt
     for (const [duration, hit] of [[30, 10], [30, 25], [45, 5], [20, undefined], [35, undefined]] as const) {
       const plan = planClip(song.analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
       for (const [i, novelty] of joinNovelties(song.analysis, plan.parts).entries()) {
-        assert.ok(novelty <= grid.relaxedSeamLimit + 1e-6, `song ${song.design.seed} D=${duration} H=${hit}: join ${i + 1} novelty ${novelty.toFixed(3)} > ${grid.relaxedSeamLimit.toFixed(3)}`);
+        assert.ok(withinNovelty(novelty, grid.relaxedSeamLimit), `song ${song.design.seed} D=${duration} H=${hit}: join ${i + 1} novelty ${novelty.toFixed(3)} > ${grid.relaxedSeamLimit.toFixed(3)}`);
         joins++;
-        if (novelty <= grid.seamLimit + 1e-6) within++;
+        if (withinNovelty(novelty, grid.seamLimit)) within++;
       }
     }
   }

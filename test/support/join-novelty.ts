@@ -13,6 +13,14 @@ const INSIDE_BAR_SECONDS = 0.05;
 
 const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
 
+/** A novelty equal to a limit, give or take rounding, is within it. */
+const NOVELTY_SLACK = 1e-6;
+
+/** Whether a join's `novelty` is within `limit` (a grid's seamLimit or relaxedSeamLimit). */
+export function withinNovelty(novelty: number, limit: number): boolean {
+  return novelty <= limit + NOVELTY_SLACK;
+}
+
 /** Each join's novelty, in clip order (parts.length - 1 of them). */
 export function joinNovelties(analysis: Analysis, parts: PlanPart[]): number[] {
   const grid = barGrid(analysis);
