@@ -3,6 +3,7 @@
 // quiet moment of the bar before; it ends best with the track's own ending.
 import type { Ending } from './plan.ts';
 import { type BarGrid, barAt, isSectionStart, onsetRatio } from './bar-grid.ts';
+import { unsteadyShare } from './beat-steadiness.ts';
 
 /** Within this many seconds a time counts as on a bar line (the issue's 20 ms tolerance). */
 export const ON_LINE_SECONDS = 0.02;
@@ -14,6 +15,13 @@ const PICKUP_ONSET_COST = 0.4;
 const MAX_ONSET_RATIO = 2;
 /** End costs: a bar line instead of the track's ending, and a cut that lands on neither (worse than any join: it ends mid-beat). */
 const BAR_LINE_END_COST = 0.8;
+/**
+ * A bar-line ending costs this much more when every beat period around the line strays from the
+ * track's (beat-steadiness.ts), in proportion to the share that do: the plan then ends at another
+ * bar line. Module edits (`npm run bench -- edits`): on a true beat 79 -> 80 of 84, and 219 -> 220
+ * of 224 on a larger draw, landing unchanged.
+ */
+const UNSTEADY_END_COST = 1;
 const CUT_END_COST = 3;
 /** The ending may lose at most this share of the decay after its last bar, cost rising to 1. */
 const DECAY_TRIM_COST = 1;
@@ -40,6 +48,9 @@ export function endChoice(grid: BarGrid, end: number): EndChoice {
     return { cost: DECAY_TRIM_COST * Math.min(1, trimmed), ending: 'track_end' };
   }
   const bar = barAt(grid, end + ON_LINE_SECONDS);
-  if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) return { cost: BAR_LINE_END_COST, ending: 'bar_line' };
+  if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) {
+    const { beatTimesSeconds, frameRate } = grid.analysis;
+    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, frameRate, grid.lines[bar]), ending: 'bar_line' };
+  }
   return { cost: CUT_END_COST + 0.3 * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, end)), ending: 'cut' };
 }

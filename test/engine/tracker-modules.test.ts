@@ -12,6 +12,8 @@ import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { decodeAll } from '../../engine/mp3/decode.ts';
 import { makeClip } from '../../engine/clip.ts';
+import { planClip } from '../../engine/plan/plan-clip.ts';
+import { PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 
 /**
  * Shares of our beats and bar lines that lie on true ones. Measured (analysis v12): beats 0.842,
@@ -71,4 +73,33 @@ test('edits of modules as loud all through: the clip, decoded and analysed on it
     }
   }
   assert.equal(edits, FLAT_MODULE_EDITS.length, 'every module of the list was read');
+});
+
+/**
+ * Edits of tecno-winn whose bar-line ending fell where our beats pass from one phase of the
+ * score to the other (three beat periods of 0.59 s against 0.64 s): the clip stopped 54-68 ms off
+ * the score's beat at 103.9 s. A clip ends on a true beat, or with the track.
+ */
+const UNSTEADY_ENDING_EDITS: [module: string, duration: number, hit: number][] = [['tecno-winn.mod', 45, 24.81], ['tecno-winn.mod', 20, 15.52]];
+/** The edits bench's tolerance for an ending on a true beat. */
+const ON_BEAT_SECONDS = 0.03;
+
+test('edits of modules end with the track or on a true beat, not where our beats change phase', { skip }, async (t) => {
+  let edits = 0;
+  for (const { file, truth, pcm } of trackerModules()) {
+    const wanted = UNSTEADY_ENDING_EDITS.filter(([name]) => file.endsWith(name));
+    if (wanted.length === 0) continue;
+    const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
+    const analysis = analysePcm(await decodeAll(mp3, indexFrames(mp3)));
+    for (const [name, duration, hit] of wanted) {
+      const plan = planClip(analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+      const last = plan.parts[plan.parts.length - 1];
+      const end = (last.sourceStart + last.length) / PLAN_SAMPLE_RATE;
+      const off = Math.min(...truth.beatSeconds.map((beat) => Math.abs(beat - end)));
+      t.diagnostic(`${name} D=${duration} H=${hit}: ${plan.ending} at ${end.toFixed(3)} s, ${(off * 1000).toFixed(0)} ms from a true beat`);
+      assert.ok(plan.ending === 'track_end' || off <= ON_BEAT_SECONDS, `${name} D=${duration} H=${hit}: ends (${plan.ending}) at ${end.toFixed(3)} s, ${(off * 1000).toFixed(0)} ms from a true beat`);
+      edits++;
+    }
+  }
+  assert.equal(edits, UNSTEADY_ENDING_EDITS.length, 'every module of the list was read');
 });
