@@ -19,6 +19,7 @@ import { barGrid } from '../engine/plan/bar-grid.ts';
 import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
 import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
+import { endsOnBeat } from '../test/support/edit-ending.ts';
 import { machineLine } from './machine.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
@@ -27,8 +28,6 @@ const DURATIONS = [20, 30, 45, 60];
 const MAX_RECORDINGS = 12;
 const MIN_RECORDING_SECONDS = 60;
 const LANDING_SECONDS = 0.025;
-/** A clip end counts as on a beat within this of one. */
-const ON_BEAT_SECONDS = 0.03;
 
 /** `smoothJoins`: joins within the track's 90th percentile of bar-line novelty (the issue's seam rule). */
 interface Tally { edits: number; refused: number; landed: number; onBeat: number; exact: number; endings: Record<string, number>; joins: number; smoothJoins: number }
@@ -46,8 +45,6 @@ function* longRecordings() {
 const NO_RECORDINGS = 'real recordings: none installed (design.md lists the soundtrack packages)';
 /** A recording's beats are our own analysis's: no annotation exists. */
 const ownBeats = (a: Analysis) => a.beatTimesSeconds;
-
-const offGrid = (t: number, grid: ArrayLike<number>) => Array.from(grid).reduce((best, b) => Math.min(best, Math.abs(b - t)), Infinity);
 
 /** Where in an edit of D seconds a hit point is drawn (`random()` in [0, 1)), to the hundredth of a second. */
 type HitDraw = (duration: number, random: () => number) => number;
@@ -82,9 +79,7 @@ async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     if (decoded.channels[0].length === Math.round(duration * PLAN_SAMPLE_RATE)) tally.exact++;
     if (Math.abs(analysePcm(decoded).peakSeconds - hit) <= LANDING_SECONDS) tally.landed++;
-    const last = clip.plan.parts[clip.plan.parts.length - 1];
-    const end = (last.sourceStart + last.length) / PLAN_SAMPLE_RATE;
-    if (clip.plan.ending === 'track_end' || offGrid(end, beats(analysis)) <= ON_BEAT_SECONDS) tally.onBeat++;
+    if (endsOnBeat(clip.plan, beats(analysis))) tally.onBeat++;
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
     const seamLimit = barGrid(analysis).seamLimit;
     for (const novelty of joinNovelties(analysis, clip.plan.parts)) {
