@@ -284,7 +284,7 @@ export function tempoFromBeatsBpm(beatTimesSeconds: Float32Array, fallbackBpm: n
 }
 
 /** The index of the first time in `sorted` (ascending seconds) at or after `t`; sorted.length when none is. */
-export function firstAtOrAfter(sorted: Float32Array, t: number): number {
+export function firstAtOrAfter(sorted: ArrayLike<number>, t: number): number {
   let lo = 0, hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
@@ -295,7 +295,7 @@ export function firstAtOrAfter(sorted: Float32Array, t: number): number {
 }
 
 /** The time in `sorted` (ascending seconds: beats, bar lines) nearest to `t`; undefined when empty. */
-export function nearestTime(sorted: Float32Array, t: number): number | undefined {
+export function nearestTime(sorted: ArrayLike<number>, t: number): number | undefined {
   if (sorted.length === 0) return undefined;
   const lo = Math.min(firstAtOrAfter(sorted, t), sorted.length - 1);
   return lo > 0 && Math.abs(sorted[lo - 1] - t) <= Math.abs(sorted[lo] - t) ? sorted[lo - 1] : sorted[lo];

@@ -14,11 +14,11 @@ const UNSTEADY_FRAMES = 1.5;
 
 /**
  * The share (0-1) of the STEADY_BEATS beat periods either side of time `t` (seconds) that stray
- * from the track's mean beat period; `beats` are the track's beat times (ascending seconds).
+ * from the track's mean beat period `period` (seconds: bar-grid.ts beatSeconds); `beats` are the
+ * track's beat times (ascending seconds).
  */
-export function unsteadyShare(beats: Float32Array, frameRate: number, t: number): number {
+export function unsteadyShare(beats: Float32Array, period: number, frameRate: number, t: number): number {
   if (beats.length < 2) return 0;
-  const period = (beats[beats.length - 1] - beats[0]) / (beats.length - 1);
   const limit = Math.max(UNSTEADY_SHARE * period, UNSTEADY_FRAMES / frameRate);
   // The first beat from half a period before t: t's own beat when t is on one.
   const at = firstAtOrAfter(beats, t - period / 2);

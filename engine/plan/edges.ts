@@ -50,7 +50,7 @@ export function endChoice(grid: BarGrid, end: number): EndChoice {
   const bar = barAt(grid, end + ON_LINE_SECONDS);
   if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) {
     const { beatTimesSeconds, frameRate } = grid.analysis;
-    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, frameRate, grid.lines[bar]), ending: 'bar_line' };
+    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, grid.beatSeconds, frameRate, grid.lines[bar]), ending: 'bar_line' };
   }
   return { cost: CUT_END_COST + 0.3 * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, end)), ending: 'cut' };
 }

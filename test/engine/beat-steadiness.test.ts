@@ -20,12 +20,12 @@ function beatsWithSqueeze(squeezedFrom: number, squeezed: number): Float32Array 
 
 test('a steady grid has no unsteady periods around any of its beats, one frame of rounding included', () => {
   const jittered = Float32Array.from({ length: 40 }, (_, i) => i * PERIOD_SECONDS + ((i % 3) - 1) / FRAME_RATE);
-  for (let i = 0; i < 40; i += 4) assert.equal(unsteadyShare(jittered, FRAME_RATE, jittered[i]), 0, `beat ${i}`);
+  for (let i = 0; i < 40; i += 4) assert.equal(unsteadyShare(jittered, PERIOD_SECONDS, FRAME_RATE, jittered[i]), 0, `beat ${i}`);
 });
 
 test('around a stretch whose periods are 8% short the share rises, and far from it it stays 0', () => {
   const beats = beatsWithSqueeze(20, 3);
-  assert.ok(unsteadyShare(beats, FRAME_RATE, beats[22]) >= 0.75, `inside the squeeze: ${unsteadyShare(beats, FRAME_RATE, beats[22])}`);
-  assert.equal(unsteadyShare(beats, FRAME_RATE, beats[8]), 0);
-  assert.equal(unsteadyShare(beats, FRAME_RATE, beats[36]), 0);
+  assert.ok(unsteadyShare(beats, PERIOD_SECONDS, FRAME_RATE, beats[22]) >= 0.75, `inside the squeeze: ${unsteadyShare(beats, PERIOD_SECONDS, FRAME_RATE, beats[22])}`);
+  assert.equal(unsteadyShare(beats, PERIOD_SECONDS, FRAME_RATE, beats[8]), 0);
+  assert.equal(unsteadyShare(beats, PERIOD_SECONDS, FRAME_RATE, beats[36]), 0);
 });

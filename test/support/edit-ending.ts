@@ -1,6 +1,7 @@
 // Where an edit ends, as the issue's "done when" judges it: with the track's own ending, or on a
 // beat of the source (true beats where a score gives them) within ON_BEAT_SECONDS.
 import { PLAN_SAMPLE_RATE, type ClipPlan } from '../../engine/plan/plan.ts';
+import { nearestTime } from '../../engine/analysis/beats.ts';
 
 /** A clip end counts as on a beat within this of one. */
 export const ON_BEAT_SECONDS = 0.03;
@@ -11,11 +12,10 @@ export function planEndSeconds(plan: ClipPlan): number {
   return (last.sourceStart + last.length) / PLAN_SAMPLE_RATE;
 }
 
-/** Seconds from `t` to the nearest of `beats`; Infinity when there are none. */
+/** Seconds from `t` to the nearest of `beats` (ascending); Infinity when there are none. */
 export function offBeatSeconds(t: number, beats: ArrayLike<number>): number {
-  let nearest = Infinity;
-  for (let i = 0; i < beats.length; i++) nearest = Math.min(nearest, Math.abs(beats[i] - t));
-  return nearest;
+  const nearest = nearestTime(beats, t);
+  return nearest === undefined ? Infinity : Math.abs(nearest - t);
 }
 
 /** Whether the plan ends with the track, or within ON_BEAT_SECONDS of one of `beats`. */
