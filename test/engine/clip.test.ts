@@ -16,6 +16,8 @@ import { decodeMp3, mp3Of } from '../support/audio.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
 import { lameJs, wasmLame } from '../../engine/mp3/encoders.ts';
 import type { Pcm } from '../../engine/mp3/decode.ts';
+import { parseFrameHeader } from '../../engine/mp3/frame-header.ts';
+import { readSideInfo } from '../../engine/mp3/side-info.ts';
 
 const CLIMAX = 95.625;
 let track: Uint8Array;
@@ -141,6 +143,50 @@ test('splice: the middle is the source itself, the edges are re-encoded; full re
     // Edges: one re-encode's worth of difference, no more (ramps excluded).
     const edges = Math.max(await worstDifference(spliced.mp3, 300, middleFrom), await worstDifference(spliced.mp3, middleTo, duration * 44100 - 300));
     assert.ok(edges < 0.1, `edge difference ${edges}`);
+  }
+});
+
+/** Frames at the end of `mp3` that switch blocks (not every granule a normal long block). */
+function framesSwitchedAtEnd(mp3: Uint8Array, index: FrameIndex): number {
+  let count = 0;
+  for (let i = index.offsets.length - 1; i >= 0; i--, count++) {
+    const { longBlocks } = readSideInfo(mp3, index.offsets[i], parseFrameHeader(mp3, index.offsets[i])!);
+    if (longBlocks.every(Boolean)) break;
+  }
+  return count;
+}
+
+test('splice: a track that ends in seconds of sharp attacks (short blocks throughout) is still spliced, re-encoded from before them', async () => {
+  const RATE = 44100;
+  const music = climaxPiece(128, 60, 30);
+  // The last 5 s: a click every 25 ms over the music, as a chiptune's noise channel plays.
+  for (let t = 55 * RATE; t < music.length; t += Math.round(0.025 * RATE)) {
+    for (let i = 0; i < 40 && t + i < music.length; i++) music[t + i] += (i % 2 ? -0.6 : 0.6) * (1 - i / 40);
+  }
+  const mp3 = await mp3Of(music);
+  const sharpIndex = indexFrames(mp3);
+  const switched = framesSwitchedAtEnd(mp3, sharpIndex);
+  assert.ok(switched * 1152 > 4 * RATE, `the fixture: ${switched} frames of short blocks at the end`);
+  const source = await decodeMp3(mp3);
+  const sharpAnalysis = analysePcm(source);
+  for (const duration of [20, 30]) {
+    const clip = await makeClip(mp3, sharpIndex, sharpAnalysis, { mode: 'edit', durationSeconds: duration });
+    assert.equal(clip.plan.ending, 'track_end');
+    assert.equal(clip.method, 'splice', `D=${duration}: no clean junction in the clicks, so the one out of the last part goes before them`);
+    const pcm = await decodeMp3(clip.mp3);
+    assert.equal(pcm.channels[0].length, duration * RATE);
+    const last = clip.plan.parts[clip.plan.parts.length - 1];
+    // Copied: the last part's middle up to 6 s before the end; re-encoded: the clicks, within one re-encode's difference.
+    let copied = 0, encoded = 0;
+    // The part may run a few ms past the source's end (its frame phase): the clip has silence there.
+    const end = Math.min(duration * RATE, last.clipStart + source.channels[0].length - last.sourceStart) - 300;
+    for (let i = last.clipStart + RATE; i < end; i++) {
+      const d = Math.abs(pcm.channels[0][i] - source.channels[0][last.sourceStart + i - last.clipStart]);
+      if (i < (duration - 6) * RATE) copied = Math.max(copied, d);
+      else encoded = Math.max(encoded, d);
+    }
+    assert.ok(copied < 1e-4, `D=${duration}: the copied frames differ from the source by ${copied}`);
+    assert.ok(encoded < 0.1, `D=${duration}: the re-encoded end differs from the source by ${encoded}`);
   }
 });
 
