@@ -76,6 +76,15 @@ function sourceTimeAt(runs: Run[], clipSeconds: number, slackSeconds: number): n
   return undefined;
 }
 
+/**
+ * The source time the clip of `runs` plays where its own analysis puts its peak (`trackedPeak`,
+ * seconds of the clip); undefined past the runs' end. Half a frame of slack before each run's
+ * start: a beat on a run's first frame is rounded to the frame grid.
+ */
+export function heardSourceSeconds(analysis: Analysis, runs: Run[], trackedPeak: number): number | undefined {
+  return sourceTimeAt(runs, trackedPeak, 0.5 / analysis.frameRate);
+}
+
 /** An anchor and the hit point its plans land at on the source's own beats (sourceBeatLanding). */
 export interface HeardAnchor {
   analysis: Analysis;
@@ -104,8 +113,7 @@ function anchorAt(analysis: Analysis, hit: number, peak: ClipPeak | undefined, t
  */
 export function heardAnchor(grid: BarGrid, runs: Run[], hit: number, trackedPeak: number, tried: number[]): HeardAnchor | undefined {
   const { analysis } = grid;
-  const halfFrame = 0.5 / analysis.frameRate;
-  const tracked = sourceTimeAt(runs, trackedPeak, halfFrame);
+  const tracked = heardSourceSeconds(analysis, runs, trackedPeak);
   return anchorAt(analysis, hit, sourceBeatPeak(analysis, runs), tried)
     ?? anchorAt(analysis, hit, tracked === undefined ? undefined : { clipSeconds: trackedPeak, sourceSeconds: tracked }, tried);
 }

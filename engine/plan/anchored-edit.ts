@@ -132,10 +132,10 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
   return widestThin && { choice: widestThin.choice, landing: 'thin' };
 }
 
-/** How anchoredEdit searches: its budget of checks, a source time its plans must not play, where they land on the source's beats. */
+/** How anchoredEdit searches: its budget of checks, source times its plans must not play, where they land on the source's beats. */
 export interface AnchoredOptions {
   maxChecks?: number;
-  avoid?: number;
+  avoid?: number[];
   /** Where a plan that lands puts the peak on the source's own beats: H, unless the anchor is off them (heardAnchor). */
   sourceBeatHit?: number;
 }
@@ -149,13 +149,14 @@ export interface AnchoredOptions {
  * still on a beat: a late H followed by the track's decay leaves the clip's climax too short to
  * be its peak). When none lands surely, the thin landing by the widest margin; when none
  * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
- * Undefined when the peak leaves no lead-in or no ending at all. Plans that play the source time
- * `avoid` are not checked (another anchor's plans that replay the track's own, bigger, peak).
+ * Undefined when the peak leaves no lead-in or no ending at all. Plans that play any of the source
+ * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger, peak;
+ * plans that play an entrance a missed plan's clip heard as its peak): the cheapest that do not
+ * are paired (candidateSides).
  */
 export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
-  const leadIns = leadInCandidates(grid, hit);
+  const { leadIns, endings } = candidateSides(grid, duration, hit, avoid);
   const { cheapest: befores, quietest } = keptLeadIns(leadIns);
-  const endings = endingKinds(grid, duration - hit);
   const firstKind = endings(0);
   if (befores.length === 0 || !firstKind) return undefined;
   const preferred = cheapest(firstKind);
@@ -168,6 +169,33 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { max
   const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
   return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
+}
+
+/** Whether any of the source times `times` plays in `runs`. */
+function playsAny(times: number[], runs: Run[]): boolean {
+  return times.some((t) => runs.some((run) => t >= run.sourceStart && t < run.sourceStart + run.length));
+}
+
+/** Each kind of ending without those that play any of `avoid` (their runs, or the run on from the peak at `peak`). */
+function avoidingEndings(endings: EndingKinds, peak: number, avoid: number[]): EndingKinds {
+  return (index) => endings(index)?.filter((after) => !playsAny(avoid, [{ sourceStart: peak, length: after.peakRunEnd - peak }, ...after.runs]));
+}
+
+/**
+ * The lead-ins and endings an anchor's plans are made of: those that play none of `avoid`, when
+ * some of each are left (the cheapest that do not are then checked, not passed over among the
+ * cheapest that do); else all of them, and `avoid` only passes plans over as they are checked.
+ */
+function candidateSides(grid: BarGrid, duration: number, hit: number, avoid: number[] | undefined): { leadIns: LeadIns; endings: EndingKinds } {
+  const leadIns = leadInCandidates(grid, hit);
+  const endings = endingKinds(grid, duration - hit);
+  if (!avoid?.length) return { leadIns, endings };
+  const peak = grid.analysis.peakSeconds;
+  const keeps = (leadIn: LeadInRuns) => !playsAny(avoid, [...leadIn.runs, { sourceStart: leadIn.peakRunStart, length: peak - leadIn.peakRunStart }]);
+  const avoidingLeadIns = { count: leadIns.count, cheapest: leadIns.cheapest.filter(keeps), quietest: leadIns.quietest.filter(keeps) };
+  const avoiding = avoidingEndings(endings, peak, avoid);
+  const first = avoiding(0);
+  return avoidingLeadIns.cheapest.length > 0 && first && first.length > 0 ? { leadIns: avoidingLeadIns, endings: avoiding } : { leadIns, endings };
 }
 
 /*
@@ -190,22 +218,17 @@ function* widePairs(befores: LeadInRuns[], endings: EndingKinds): Generator<Choi
   for (let k = 0, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind, WIDE_PER_SIDE));
 }
 
-/** Of `choices`, those not playing source time `avoid` nor in `checkedKeys` (each is added as it is taken), at most `budget`. */
-function* unchecked(choices: Iterable<Choice>, avoid: number | undefined, checkedKeys: Set<string>, budget: number): Generator<Choice> {
+/** Of `choices`, those playing none of the source times `avoid` nor in `checkedKeys` (each is added as it is taken), at most `budget`. */
+function* unchecked(choices: Iterable<Choice>, avoid: number[] | undefined, checkedKeys: Set<string>, budget: number): Generator<Choice> {
   let taken = 0;
   for (const choice of choices) {
-    if (plays(choice, avoid)) continue;
+    if (avoid && playsAny(avoid, choice.runs)) continue;
     const key = planKey(choice);
     if (checkedKeys.has(key)) continue;
     if (++taken > budget) return;
     checkedKeys.add(key);
     yield choice;
   }
-}
-
-/** Whether a plan plays the source time `at`. */
-function plays(choice: Choice, at: number | undefined): boolean {
-  return at !== undefined && choice.runs.some((run) => at >= run.sourceStart && at < run.sourceStart + run.length);
 }
 
 /** A plan's runs as a string: the same plan reached twice is checked once. */

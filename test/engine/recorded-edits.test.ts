@@ -13,7 +13,7 @@ import { decodeAll } from '../../engine/mp3/decode.ts';
 import { makeClip } from '../../engine/clip.ts';
 import { type ClipPlan, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { barGrid } from '../../engine/plan/bar-grid.ts';
-import { decodePiece, hasTool, soundtrackFiles } from '../support/soundtracks.ts';
+import { decodePiece, hasTool, heldOutFiles, soundtrackFiles } from '../support/soundtracks.ts';
 import { decodeMp3 } from '../support/audio.ts';
 import { joinNovelties, withinNovelty } from '../support/join-novelty.ts';
 
@@ -111,9 +111,21 @@ const SMOOTH_DETOUR_EDITS = [
   { piece: 'track26.ogg', duration: 30, hit: 16.52 },
 ];
 const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS, ...SMOOTH_DETOUR_EDITS];
+/**
+ * Held-out edits (supertux-data; .scratch/heldout.mts, seed 4242) whose clips heard a bigger
+ * entrance later in the run through the climax (cave: 46.8 s in the track, the peak 30.5 s;
+ * ghostforest2: 85.8 s) and that no other anchor landed: planned again on the same anchor with
+ * plans that do not play that entrance (edit-plan.ts withoutHeardRivals), the peak lands at H.
+ */
+const HEARD_RIVAL_EDITS = [
+  { piece: 'antarctic/cave.ogg', duration: 45, hit: 6.31 },
+  { piece: 'forest/ghostforest2.ogg', duration: 60, hit: 37.96 },
+];
 
-const file = (piece: string) => soundtrackFiles().find((f) => path.basename(f) === piece);
-const skip = !hasTool('ffmpeg') || EDITS.some((edit) => !file(edit.piece)) ? 'needs ffmpeg, hyperrogue-music and drascula-music' : false;
+/** The installed file of `piece` (a file name, or its last folders too), among the tuned and the held-out music. */
+const file = (piece: string) => [...soundtrackFiles(), ...heldOutFiles()].find((f) => f.endsWith(path.sep + piece));
+const skipUnless = (edits: typeof EDITS, packages: string) => (!hasTool('ffmpeg') || edits.some((edit) => !file(edit.piece)) ? `needs ffmpeg and ${packages}` : false);
+const skip = skipUnless(EDITS, 'hyperrogue-music and drascula-music');
 
 /** A check of an edit's plan beyond its landing (`what` names the edit). */
 type PlanCheck = (what: string, analysis: Analysis, plan: ClipPlan) => void;
@@ -162,3 +174,6 @@ test('edits whose one join into the track\'s ending is abrupt: two joins within 
       assert.ok(withinNovelty(novelty, limit), `${what}: join ${i + 1} novelty ${novelty.toFixed(2)} > the track's 90th percentile ${limit.toFixed(2)}`);
     }
   }));
+
+test('held-out edits whose clips hear a bigger entrance after the climax: planned again without it, the peak lands at H', { skip: skipUnless(HEARD_RIVAL_EDITS, 'supertux-data') }, (t) =>
+  assertEditsLand(t, HEARD_RIVAL_EDITS));

@@ -55,10 +55,33 @@ export function toolsPresent(): boolean {
   return ['ffmpeg', 'aubio', 'soundstretch', 'bpm'].every(hasTool);
 }
 
-export function soundtrackFiles(): string[] {
-  return MUSIC_DIRS.filter((dir) => fs.existsSync(dir))
-    .flatMap((dir) => fs.readdirSync(dir).filter((f) => MUSIC_EXTENSIONS.includes(path.extname(f).toLowerCase())).map((f) => path.join(dir, f)))
+/**
+ * Music held out of every figure the analysis and the edit rules were tuned on, added after them
+ * (2026-11-28) to check edits on material they never saw: warzone2100-music's albums and
+ * supertux-data's music (Opus and Ogg). Not among soundtrackFiles.
+ */
+const HELD_OUT_DIRS = [
+  '/usr/share/games/warzone2100/music/albums/aftermath_soundtrack',
+  '/usr/share/games/warzone2100/music/albums/legacy_soundtrack',
+  '/usr/share/games/warzone2100/music/albums/original_soundtrack',
+  ...['antarctic', 'castle', 'forest', 'misc', 'retro', 'tropical'].map((world) => `/usr/share/games/supertux2/music/${world}`),
+];
+const HELD_OUT_EXTENSIONS = ['.ogg', '.opus'];
+
+/** The music files (by extension) of those of `dirs` that exist, sorted. */
+function musicIn(dirs: string[], extensions: string[]): string[] {
+  return dirs.filter((dir) => fs.existsSync(dir))
+    .flatMap((dir) => fs.readdirSync(dir).filter((f) => extensions.includes(path.extname(f).toLowerCase())).map((f) => path.join(dir, f)))
     .sort();
+}
+
+export function soundtrackFiles(): string[] {
+  return musicIn(MUSIC_DIRS, MUSIC_EXTENSIONS);
+}
+
+/** The held-out music installed (HELD_OUT_DIRS). */
+export function heldOutFiles(): string[] {
+  return musicIn(HELD_OUT_DIRS, HELD_OUT_EXTENSIONS);
 }
 
 /** The piece (its first EXCERPT_SECONDS) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read it. */
