@@ -178,14 +178,26 @@ interface Candidates {
 }
 
 /**
+ * Where a junction window of `candidates` frames starts at an edge of a copied part: at `edge`
+ * when one of its frames could be clean on the copied side (`possible`); else at the first frame
+ * further in (stepping by `step` towards `limit`) where the source's frames are long blocks on
+ * both sides of the junction (`steady`: the re-encoded side, the same audio, then mostly is too);
+ * undefined when there is none up to `limit`.
+ */
+function windowEdge(edge: number, step: 1 | -1, candidates: number, limit: number, possible: (m: number) => boolean, steady: (m: number) => boolean): number | undefined {
+  for (let m = edge; Math.abs(m - edge) <= candidates && (limit - m) * step >= 0; m += step) if (possible(m)) return edge;
+  for (let m = edge + step * (candidates + 1); (limit - m) * step >= 0; m += step) if (steady(m)) return m;
+  return undefined;
+}
+
+/**
  * The output frames part p can be copied over: the junction into it among `into`, the one out of
- * it among `outOf`, at least MIN_COPIED_FRAMES apart. Each window starts at the first frame, from
- * the part's edge inwards, where the source's own frames would allow a clean junction (both sides
- * of a junction are these frames or a re-encoding of their audio): a passage of sharp attacks
- * that the encoder gives short blocks throughout has no clean junction, so it is re-encoded whole
- * (the last 4.6 s of supertux's ice_music: every edit ending with the track found no junction
- * within 24 frames of its end and was encoded whole, 0.45-1.0 s instead of ~0.15). Undefined when
- * the part is too short for that (or its source frames missing), so it is re-encoded whole.
+ * it among `outOf`, at least MIN_COPIED_FRAMES apart. A window whose frames could none be clean
+ * on the copied side (the source's own frames switch blocks throughout) starts further in, at the
+ * first that could: a passage of sharp attacks is then re-encoded whole, not the whole clip (the
+ * last 4.6 s of supertux's ice_music: every edit ending with the track found no junction within
+ * 24 frames of its end and was encoded whole, 0.45-1.0 s instead of ~0.15). Undefined when the
+ * part is too short for that (or its source frames missing), so it is re-encoded whole.
  */
 function copyWindow(grid: Grid, parts: SplicePart[], p: number, source: Frames, candidates: number): { into: Candidates; outOf: Candidates } | undefined {
   const shift = grid.shifts[p];
@@ -194,12 +206,14 @@ function copyWindow(grid: Grid, parts: SplicePart[], p: number, source: Frames, 
   const guardAfter = p === parts.length - 1 ? MIN_EDGE_SAMPLES : JOIN_GUARD_SAMPLES;
   const first = Math.max(1 - shift, Math.ceil((part.clipStart + guardBefore + grid.outSkip) / FRAME));
   const last = Math.min(source.index.offsets.length - 1 - shift, Math.floor((part.clipStart + part.length - guardAfter + grid.outSkip) / FRAME));
+  if (last - first < MIN_COPIED_FRAMES + 2) return undefined;
   const middle = Math.floor((first + last - MIN_COPIED_FRAMES) / 2);
-  let intoFrom = first;
-  while (intoFrom <= middle && !takesOver(source, intoFrom + shift)) intoFrom++;
-  let outOfTo = last;
-  while (outOfTo >= intoFrom + MIN_COPIED_FRAMES && !takesOver(source, outOfTo + shift)) outOfTo--;
-  if (intoFrom > middle || outOfTo - intoFrom < MIN_COPIED_FRAMES + 2) return undefined;
+  // The copied part takes over from a re-encoded stretch at its start and hands over at its end (cleanJunction).
+  const steady = (m: number) => takesOver(source, m + shift);
+  const intoFrom = windowEdge(first, 1, candidates, middle, steady, steady);
+  if (intoFrom === undefined) return undefined;
+  const outOfTo = windowEdge(last, -1, candidates, intoFrom + MIN_COPIED_FRAMES + 2, (m) => handsOver(source, m + shift), steady);
+  if (outOfTo === undefined) return undefined;
   const intoTo = Math.min(intoFrom + candidates, middle);
   const outOfFrom = Math.max(outOfTo - candidates, intoTo + MIN_COPIED_FRAMES);
   return { into: { from: intoFrom, to: intoTo }, outOf: { from: outOfFrom, to: outOfTo } };
