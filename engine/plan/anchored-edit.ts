@@ -132,10 +132,15 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
   return widestThin && { choice: widestThin.choice, landing: 'thin' };
 }
 
-/** How anchoredEdit searches: its budget of checks, source times its plans must not play, where they land on the source's beats. */
+/** How anchoredEdit searches: its budget of checks, source times its plans must not play (two ways), where they land on the source's beats. */
 export interface AnchoredOptions {
   maxChecks?: number;
   avoid?: number[];
+  /**
+   * Source times its plans are made without: the lead-ins and endings paired are those that play
+   * none of them (candidateSides), not the cheapest with those passed over as they are checked.
+   */
+  without?: number[];
   /** Where a plan that lands puts the peak on the source's own beats: H, unless the anchor is off them (heardAnchor). */
   sourceBeatHit?: number;
 }
@@ -150,12 +155,14 @@ export interface AnchoredOptions {
  * be its peak). When none lands surely, the thin landing by the widest margin; when none
  * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
  * Undefined when the peak leaves no lead-in or no ending at all. Plans that play any of the source
- * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger, peak;
- * plans that play an entrance a missed plan's clip heard as its peak): the cheapest that do not
- * are paired (candidateSides).
+ * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger,
+ * peak); plans `without` some (an entrance a missed plan's clip heard as its peak) pair only the
+ * lead-ins and endings that do not play them (candidateSides).
  */
-export function anchoredEdit(grid: BarGrid, duration: number, hit: number, { maxChecks = MAX_CHECKS, avoid, sourceBeatHit = hit }: AnchoredOptions = {}): Anchored | undefined {
-  const { leadIns, endings } = candidateSides(grid, duration, hit, avoid);
+export function anchoredEdit(grid: BarGrid, duration: number, hit: number, options: AnchoredOptions = {}): Anchored | undefined {
+  const { maxChecks = MAX_CHECKS, without, sourceBeatHit = hit } = options;
+  const avoid = without ? [...(options.avoid ?? []), ...without] : options.avoid;
+  const { leadIns, endings } = candidateSides(grid, duration, hit, without);
   const { cheapest: befores, quietest } = keptLeadIns(leadIns);
   const firstKind = endings(0);
   if (befores.length === 0 || !firstKind) return undefined;
@@ -184,7 +191,8 @@ function avoidingEndings(endings: EndingKinds, peak: number, avoid: number[]): E
 /**
  * The lead-ins and endings an anchor's plans are made of: those that play none of `avoid`, when
  * some of each are left (the cheapest that do not are then checked, not passed over among the
- * cheapest that do); else all of them, and `avoid` only passes plans over as they are checked.
+ * cheapest that do); else all of them (the plans that play them are then passed over as they are
+ * checked).
  */
 function candidateSides(grid: BarGrid, duration: number, hit: number, avoid: number[] | undefined): { leadIns: LeadIns; endings: EndingKinds } {
   const leadIns = leadInCandidates(grid, hit);

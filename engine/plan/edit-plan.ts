@@ -109,7 +109,8 @@ const RIVAL_ROUNDS = 3;
 function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored): Anchored {
   const { analysis } = grid;
   const anchor = { ...grid, analysis: { ...analysis, peakSeconds: best.peakSeconds } };
-  const avoid = best.peakSeconds === analysis.peakSeconds ? [] : [analysis.peakSeconds];
+  const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
+  const rivals: number[] = [];
   const sameBar = (a: number, b: number) => barAt(grid, a) === barAt(grid, b);
   let from = best;
   for (let round = 0; round < RIVAL_ROUNDS; round++) {
@@ -117,9 +118,9 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     if (trackedPeak === undefined) break;
     if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
     const rival = heardSourceSeconds(analysis, from.choice.runs, trackedPeak);
-    if (rival === undefined || [best.peakSeconds, ...avoid].some((t) => sameBar(t, rival))) break;
-    avoid.push(rival);
-    const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid });
+    if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(t, rival))) break;
+    rivals.push(rival);
+    const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals });
     if (!found) break;
     if (found.landing !== 'miss') return found;
     from = found;
