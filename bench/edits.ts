@@ -16,7 +16,7 @@ import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
 import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
 import { barGrid } from '../engine/plan/bar-grid.ts';
-import { decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
+import { benchMusic, decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
 import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
 import { endsOnBeat } from '../test/support/edit-ending.ts';
@@ -34,9 +34,9 @@ interface Tally { edits: number; refused: number; landed: number; onBeat: number
 
 const newTally = (): Tally => ({ edits: 0, refused: 0, landed: 0, onBeat: 0, exact: 0, endings: {}, joins: 0, smoothJoins: 0 });
 
-/** The installed recordings of MIN_RECORDING_SECONDS or more, decoded, in soundtrackFiles' order. */
-function* longRecordings() {
-  for (const file of soundtrackFiles()) {
+/** The installed recordings of MIN_RECORDING_SECONDS or more among `files`, decoded, in their order. */
+function* longRecordings(files = soundtrackFiles()) {
+  for (const file of files) {
     const pcm = decodePiece(file);
     if (pcm && pcm.channels[0].length >= MIN_RECORDING_SECONDS * pcm.sampleRate) yield { file, pcm };
   }
@@ -151,7 +151,9 @@ function masterLoud(channels: Float32Array[], drive: number): void {
 /**
  * `npm run bench -- edits-all`: every installed recording of 60 s or more (81 with design.md's
  * packages; the edits bench takes the first 12 and the modules), 4 edits each with another seed:
- * how the landing holds on hit points and pieces the rules were not tuned on. About 12 minutes.
+ * how the landing holds on hit points and pieces the rules were not tuned on. About 5 minutes.
+ * With BENCH_MUSIC=held-out, the music no rule was tuned on instead (warzone2100-music and
+ * supertux-data: 69 pieces of 60 s or more; test/support/soundtracks.ts heldOutFiles).
  */
 export async function benchEditsAll(): Promise<string> {
   const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];
@@ -160,13 +162,14 @@ export async function benchEditsAll(): Promise<string> {
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
   const tally = newTally();
   let recordings = 0;
-  for (const { pcm } of longRecordings()) {
+  const music = benchMusic();
+  for (const { pcm } of longRecordings(music.files)) {
     recordings++;
     if (ALL_RECORDINGS_DRIVE !== undefined) masterLoud(pcm.channels, ALL_RECORDINGS_DRIVE);
     await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
   }
   const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
-  return [machineLine(), recordings ? report(`all recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
+  return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */

@@ -3,7 +3,7 @@
 // 3 s window lies below the loudest 3 s (EBU R128 short-term loudness, K-weighted). Also the
 // analysis time per minute of audio, the figure that catalog ingest pays.
 import path from 'node:path';
-import { soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
+import { benchMusic, soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
 import { acc1, acc2, CLIMAX_TOLERANCE_LU, measurePieces, type PieceResult } from '../test/support/tempo-accuracy.ts';
 import { machineLine } from './machine.ts';
 
@@ -11,9 +11,10 @@ const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits)
 
 export async function benchTempo(): Promise<string> {
   if (!toolsPresent()) return 'skipped: needs ffmpeg, aubio (aubio-tools), soundstretch and bpm (bpm-tools)';
-  const results = measurePieces(await soundtrackReferences());
-  if (results.length === 0) return 'skipped: no soundtrack packages installed (design.md lists them)';
-  const lines = [machineLine(), '', 'piece                                   s  aubio  sstr   bpm |   ref   ours acc1 acc2 | peak s  LU below (3 s from peak)'];
+  const music = benchMusic();
+  const results = measurePieces(await soundtrackReferences(music.files));
+  if (results.length === 0) return `skipped: no ${music.name} soundtrack packages installed (design.md lists them)`;
+  const lines = [machineLine(), `music: ${music.name} (BENCH_MUSIC)`, '', 'piece                                   s  aubio  sstr   bpm |   ref   ours acc1 acc2 | peak s  LU below (3 s from peak)'];
   for (const r of results) {
     const { estimates, tempoBpm: ref } = r.reference;
     const name = `${path.basename(path.dirname(r.reference.file))}/${path.basename(r.reference.file)}`.slice(-36).padEnd(36);

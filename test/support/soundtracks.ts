@@ -84,6 +84,17 @@ export function heldOutFiles(): string[] {
   return musicIn(HELD_OUT_DIRS, HELD_OUT_EXTENSIONS);
 }
 
+/**
+ * The music a bench measures (BENCH_MUSIC): `tuned` (the default: soundtrackFiles, the set the
+ * rules were tuned on) or `held-out` (heldOutFiles).
+ */
+export function benchMusic(): { name: string; files: string[] } {
+  const name = process.env.BENCH_MUSIC ?? 'tuned';
+  if (name === 'tuned') return { name, files: soundtrackFiles() };
+  if (name === 'held-out') return { name, files: heldOutFiles() };
+  throw new Error(`BENCH_MUSIC must be tuned or held-out, not ${name}`);
+}
+
 /** The piece (its first EXCERPT_SECONDS) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read it. */
 export function decodePiece(file: string): Pcm | undefined {
   const result = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-t', String(EXCERPT_SECONDS), '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'], {
@@ -177,10 +188,11 @@ export async function referenceOf(file: string): Promise<Reference | undefined> 
   return reference;
 }
 
-export async function soundtrackReferences(): Promise<Reference[]> {
+/** The references of `files` (the tuned soundtrack set unless told) that can be measured. */
+export async function soundtrackReferences(files = soundtrackFiles()): Promise<Reference[]> {
   if (!toolsPresent()) return [];
   const references: Reference[] = [];
-  for (const file of soundtrackFiles()) {
+  for (const file of files) {
     const reference = await referenceOf(file);
     if (reference) references.push(reference);
   }
