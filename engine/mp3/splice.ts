@@ -34,9 +34,9 @@ const JOIN_GUARD_SAMPLES = Math.round(0.015 * SAMPLE_RATE) + FRAME;
 const MIN_COPIED_FRAMES = 3;
 /**
  * Junction candidates tried at each side of a re-encoded stretch: within 4 frames (0.1 s) first, enough
- * for nearly every clip; a junction with no clean candidate among them (the encoder's block
- * switching around a long silence) is tried again with 24 frames (0.6 s) before the splice is
- * given up. Every candidate is encoded, and the nearest clean one is nearly always the first: of 60 edits of a
+ * for nearly every clip; when a junction has no clean candidate among them (the encoder's block
+ * switching around a long silence), 24 frames (0.6 s) before giving up on the splice. Every
+ * candidate is encoded, and the nearest clean one is nearly always the first: of 60 edits of a
  * demo song, 55 found all their junctions within 4 frames and the other 5 none within 8 either,
  * so a first window of 8 encoded 0.5 s more per edit for nothing.
  */
@@ -193,8 +193,8 @@ function windowEdge(edge: number, step: 1 | -1, candidates: number, limit: numbe
 /**
  * The output frames part p can be copied over: the junction into it among `into`, the one out of
  * it among `outOf`, at least MIN_COPIED_FRAMES apart. A window whose frames could none be clean
- * on the copied side (the source's own frames switch blocks throughout) starts further in, at the
- * first that could: a passage of sharp attacks is then re-encoded whole, not the whole clip (the
+ * on the copied side (the source's own frames switch blocks throughout) starts further in
+ * (windowEdge): a passage of sharp attacks is then re-encoded whole, not the whole clip (the
  * last 4.6 s of supertux's ice_music: every edit ending with the track found no junction within
  * 24 frames of its end and was encoded whole, 0.45-1.0 s instead of ~0.15). Undefined when the
  * part is too short for that (or its source frames missing), so it is re-encoded whole.
