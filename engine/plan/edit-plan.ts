@@ -66,29 +66,26 @@ const HEARD_ANCHOR_ROUNDS = 4;
 const HEARD_ANCHOR_CHECKS = 4;
 
 /**
- * From a plan that lands nowhere by the checks it had (`best`): its clip is beat-tracked at the
- * full rate first, and if its peak is at H after all, it is taken (a miss on the source's beats
- * or the coarse beats that full tracking does not confirm: 20 of 1,500 plans of the demo songs,
- * whose designed climax then plays at H). Otherwise the edit anchors where that clip hears its
- * peak (heardAnchor; never an anchor in `tried`, source seconds), then where that plan's clip
- * hears its, until a plan lands, no new anchor is heard, or HEARD_ANCHOR_ROUNDS are spent. The
- * first that lands, else `best`.
+ * From a plan that lands nowhere (`best`), whose clip's own analysis puts its peak at
+ * `trackedPeak` (not at H): the edit anchors where that clip hears its peak (heardAnchor; never an
+ * anchor in `tried`, source seconds), then where that plan's clip hears its, until a plan lands,
+ * no new anchor is heard, or HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
  */
-function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[]): Anchored {
+function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[]): Anchored | undefined {
   let from = best;
-  let trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
-  for (let round = 0; trackedPeak !== undefined; round++) {
-    if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
-    const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, trackedPeak, tried) : undefined;
+  let heardPeak: number | undefined = trackedPeak;
+  for (let round = 0; heardPeak !== undefined; round++) {
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
+    const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, heardPeak, tried) : undefined;
     if (!heard) break;
     tried.push(heard.analysis.peakSeconds);
     const found = anchoredEdit({ ...grid, analysis: heard.analysis }, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, sourceBeatHit: heard.sourceBeatHit });
     if (!found) continue; // no plan on that anchor: the next round hears the same clip's other anchor, if any
     if (found.landing !== 'miss') return found;
     from = found;
-    trackedPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
+    heardPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
   }
-  return best;
+  return undefined;
 }
 
 /**
@@ -98,26 +95,28 @@ function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: 
 const RIVAL_ROUNDS = 3;
 
 /**
- * From a plan that lands nowhere (`best`, after followHeardAnchors): the same anchor again, with
- * plans that do not play the entrance its clip heard as its peak (a rise later in the run
- * through the climax that the clip, starting where it does, hears as bigger; anchored there, it
- * lacks the room before or after it), then without the one the next plan's clip hears, for
- * RIVAL_ROUNDS. Plans on another anchor avoid the track's own peak too. The first that lands,
- * else `best`. Held out (warzone2100-music and supertux-data, 69 pieces, 4 edits each, seed
- * 4242): 266 -> 268 of 276 land; the tuned recordings' draws unchanged.
+ * From a plan that lands nowhere (`best`, whose clip hears its peak at `trackedPeak`; after
+ * followHeardAnchors): the same anchor again, with plans that do not play the entrance its clip
+ * heard as its peak (a rise later in the run through the climax that the clip, starting where it
+ * does, hears as bigger; anchored there, it lacks the room before or after it), then without the
+ * one the next plan's clip hears, for RIVAL_ROUNDS. Plans on another anchor avoid the track's own
+ * peak too. The first that lands, else undefined. Held out (warzone2100-music and supertux-data,
+ * 69 pieces, 4 edits each, seed 4242): 266 -> 268 of 276 land; the tuned recordings' draws unchanged.
  */
-function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored): Anchored {
+function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number): Anchored | undefined {
   const { analysis } = grid;
   const anchor = { ...grid, analysis: { ...analysis, peakSeconds: best.peakSeconds } };
   const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
   const rivals: number[] = [];
   const sameBar = (a: number, b: number) => barAt(grid, a) === barAt(grid, b);
   let from = best;
+  let heardPeak: number | undefined = trackedPeak;
   for (let round = 0; round < RIVAL_ROUNDS; round++) {
-    const trackedPeak = trackedPeakSeconds(analysis, from.choice.runs, from.peakSeconds);
-    if (trackedPeak === undefined) break;
-    if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
-    const rival = heardSourceSeconds(analysis, from.choice.runs, trackedPeak);
+    // `best`'s own peak was worked out and found off H by the caller; each later plan's is worked out here.
+    if (round > 0) heardPeak = trackedPeakSeconds(analysis, from.choice.runs, from.peakSeconds);
+    if (heardPeak === undefined) break;
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
+    const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
     if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(t, rival))) break;
     rivals.push(rival);
     const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals });
@@ -125,15 +124,30 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     if (found.landing !== 'miss') return found;
     from = found;
   }
-  return best;
+  return undefined;
+}
+
+/**
+ * A plan that lands nowhere by the checks it had (`best`): its clip is beat-tracked at the full
+ * rate once, and if its peak is at H after all, it is taken (a miss on the source's beats or the
+ * coarse beats that full tracking does not confirm: 20 of 1,500 plans of the demo songs, whose
+ * designed climax then plays at H). Otherwise the anchors its clip hears (followHeardAnchors),
+ * then its anchor without the entrances its clips hear instead (withoutHeardRivals), both from
+ * that one tracked peak; the first that lands, else `best`.
+ */
+function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[]): Anchored {
+  const trackedPeak = trackedPeakSeconds(grid.analysis, best.choice.runs, best.peakSeconds);
+  if (trackedPeak === undefined) return best;
+  if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...best, landing: 'thin' };
+  return followHeardAnchors(grid, duration, hit, best, trackedPeak, tried) ?? withoutHeardRivals(grid, duration, hit, best, trackedPeak) ?? best;
 }
 
 /**
  * An edit with a hit point: on the track's peak; when no plan keeps that peak at H surely (or
  * none can be made at all), on other entrances in turn (anchor-with-room.ts), the first that
  * surely lands, else the first that lands (the track's own peak's thin landing first); when none
- * lands, where the missed plan's clip hears its peak (followHeardAnchors), then its anchor again
- * without the entrances its clips hear instead (withoutHeardRivals); else the plan that
+ * lands, where the missed plan's clip hears its peak, then its anchor again without the entrances
+ * its clips hear instead (afterMiss); else the plan that
  * missed (on the track's peak, or on another anchor when that one could not be planned at all).
  * A thin landing on the track's peak tries the other anchors for a sure one: held out (seeds 9001
  * and 31337), thin landings missed about 1 in 10 and sure ones 1 in 36, and 4 of 48 misses
@@ -154,8 +168,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
     if (found?.landing === 'sure') return found;
     if (found && (!best || (best.landing === 'miss' && found.landing === 'thin'))) best = found;
   }
-  if (best?.landing === 'miss') best = followHeardAnchors(grid, duration, hit, best, [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)]);
-  if (best?.landing === 'miss') best = withoutHeardRivals(grid, duration, hit, best);
+  if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)]);
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
     min: 0,
