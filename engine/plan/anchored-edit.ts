@@ -183,9 +183,16 @@ function playsAny(times: number[], runs: Run[]): boolean {
   return times.some((t) => runs.some((run) => t >= run.sourceStart && t < run.sourceStart + run.length));
 }
 
-/** Each kind of ending without those that play any of `avoid` (their runs, or the run on from the peak at `peak`). */
+/**
+ * Each kind of ending without those that play any of `avoid` (their runs, or the run on from the
+ * peak at `peak`), each kind filtered once: a search asks for the same kind several times.
+ */
 function avoidingEndings(endings: EndingKinds, peak: number, avoid: number[]): EndingKinds {
-  return (index) => endings(index)?.filter((after) => !playsAny(avoid, [{ sourceStart: peak, length: after.peakRunEnd - peak }, ...after.runs]));
+  const kinds: (AfterPeak[] | undefined)[] = [];
+  return (index) => {
+    if (!(index in kinds)) kinds[index] = endings(index)?.filter((after) => !playsAny(avoid, [{ sourceStart: peak, length: after.peakRunEnd - peak }, ...after.runs]));
+    return kinds[index];
+  };
 }
 
 /**
