@@ -16,7 +16,7 @@ import { decodeMp3, mp3Of } from '../support/audio.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
 import { lameJs, wasmLame } from '../../engine/mp3/encoders.ts';
 import type { Pcm } from '../../engine/mp3/decode.ts';
-import { parseFrameHeader } from '../../engine/mp3/frame-header.ts';
+import { MPEG1_FRAME_SAMPLES, parseFrameHeader } from '../../engine/mp3/frame-header.ts';
 import { readSideInfo } from '../../engine/mp3/side-info.ts';
 
 const CLIMAX = 95.625;
@@ -166,7 +166,7 @@ test('splice: a track that ends in seconds of sharp attacks (short blocks throug
   const mp3 = await mp3Of(music);
   const sharpIndex = indexFrames(mp3);
   const switched = framesSwitchedAtEnd(mp3, sharpIndex);
-  assert.ok(switched * 1152 > 4 * RATE, `the fixture: ${switched} frames of short blocks at the end`);
+  assert.ok(switched * MPEG1_FRAME_SAMPLES > 4 * RATE, `the fixture: ${switched} frames of short blocks at the end`);
   const source = await decodeMp3(mp3);
   const sharpAnalysis = analysePcm(source);
   for (const duration of [20, 30]) {

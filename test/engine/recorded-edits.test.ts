@@ -122,8 +122,10 @@ const HEARD_RIVAL_EDITS = [
   { piece: 'forest/ghostforest2.ogg', duration: 60, hit: 37.96 },
 ];
 
-/** The installed file of `piece` (a file name, or its last folders too), among the tuned and the held-out music. */
-const file = (piece: string) => [...soundtrackFiles(), ...heldOutFiles()].find((f) => f.endsWith(path.sep + piece));
+/** The tuned and the held-out music installed, listed once. */
+const installed = [...soundtrackFiles(), ...heldOutFiles()];
+/** The installed file of `piece` (a file name, or its last folders too). */
+const file = (piece: string) => installed.find((f) => f.endsWith(path.sep + piece));
 const skipUnless = (edits: typeof EDITS, packages: string) => (!hasTool('ffmpeg') || edits.some((edit) => !file(edit.piece)) ? `needs ffmpeg and ${packages}` : false);
 const skip = skipUnless(EDITS, 'hyperrogue-music and drascula-music');
 
