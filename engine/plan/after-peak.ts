@@ -1,7 +1,7 @@
 // After the peak, in an edit with a hit point: the clip's last D - H seconds, from the peak to an
 // end on a beat (the track's own ending, or a bar line), in order of preference.
 import type { Ending } from './plan.ts';
-import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
+import { type BarGrid, barAt, rmsBetween, seamCost, wrapSeamCost } from './bar-grid.ts';
 import { endChoice, ON_LINE_SECONDS, startCost } from './edges.ts';
 import { CLIMAX_BARS, type Choice, JOIN_COST, MIN_PART_SECONDS, endsInPeakWindow, peakWindowCost } from './edit-choice.ts';
 
@@ -136,6 +136,36 @@ function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
   return found;
 }
 
+/**
+ * A return, for a track with less than D - H after its peak when no detour into its ending works
+ * (a loop piece whose climax is in its last bars: the ending after it is shorter than a bar): the
+ * climax plays on to a bar line after it, or to the track's end (where a loop piece wraps to its
+ * start), then a last part from the bars before the climax ends the clip on a bar line before the
+ * climax's bar, never playing the climax again.
+ */
+function returnsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
+  const peak = grid.analysis.peakSeconds;
+  const peakBar = barAt(grid, peak);
+  const { lines, bars } = grid;
+  const found: AfterPeak[] = [];
+  const exits = [...exitsAfterPeak(grid, rest), { time: lines[bars], out: bars, onBeat: false }];
+  for (const exit of exits) {
+    const through = exit.time - peak;
+    const length = rest - through;
+    if (through < MIN_PART_SECONDS || length < MIN_PART_SECONDS) continue;
+    for (let e = 1; e <= peakBar; e++) {
+      const start = lines[e] - length;
+      if (start < 0) continue;
+      const into = barAt(grid, start - ON_LINE_SECONDS) + 1; // the downbeat the last part starts on or leads into
+      const seam = exit.out === bars ? wrapSeamCost(grid, into, relaxed) : seamCost(grid, exit.out, into, relaxed);
+      if (seam === undefined) continue;
+      const finish = endChoice(grid, lines[e]);
+      found.push({ cost: (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
+    }
+  }
+  return found;
+}
+
 /** How a clip may end, best first: the track's own ending, then a bar line (a cut mid-beat only when neither can be reached). */
 const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
 
@@ -166,11 +196,14 @@ function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> 
   }
   const remaining = strict.length > 0 ? strict : relaxed!;
   if (!any && remaining.length > 0) yield remaining;
-  if (any && runsOutAfterPeak(grid, rest)) {
-    for (const isRelaxed of [false, true]) {
-      const detours = detoursAfterPeak(grid, rest, isRelaxed);
-      if (detours.length > 0) yield detours;
-    }
+  if (!runsOutAfterPeak(grid, rest)) return;
+  for (const isRelaxed of [false, true]) {
+    const detours = any ? detoursAfterPeak(grid, rest, isRelaxed) : [];
+    if (detours.length > 0) yield detours;
+  }
+  for (const isRelaxed of [false, true]) {
+    const returns = returnsAfterPeak(grid, rest, isRelaxed);
+    if (returns.length > 0) yield returns;
   }
 }
 

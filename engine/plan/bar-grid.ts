@@ -92,12 +92,27 @@ export function barAt(grid: BarGrid, t: number): number {
  */
 export function seamCost(grid: BarGrid, out: number, into: number, relaxed = false): number | undefined {
   if (out === into || out < 1 || into < 0 || out >= grid.bars || into >= grid.bars) return undefined;
+  return joinCost(grid, out - 1, out, into, relaxed);
+}
+
+/**
+ * Cost of going on at bar line `into` after the track's last bar, as seamCost judges a join
+ * (undefined beyond the seam limit): a loop piece's end wraps to earlier bars so. Nothing followed
+ * the last bar, so what is heard across the join is all there is to compare it with.
+ */
+export function wrapSeamCost(grid: BarGrid, into: number, relaxed = false): number | undefined {
+  if (into < 0 || into >= grid.bars - 1) return undefined;
+  return joinCost(grid, grid.bars - 1, undefined, into, relaxed);
+}
+
+/** seamCost's weighing of bar `last` followed by bar `into`, in place of bar `next` (none after the track's last bar). */
+function joinCost(grid: BarGrid, last: number, next: number | undefined, into: number, relaxed: boolean): number | undefined {
   const features = grid.analysis.barFeatures;
-  const heard = barDistance(features, out - 1, into);
+  const heard = barDistance(features, last, into);
   if (heard > (relaxed ? grid.relaxedSeamLimit : grid.seamLimit)) return undefined;
-  const replaced = barDistance(features, out, into);
+  const replaced = next === undefined ? heard : barDistance(features, next, into);
   // Into the first bar nothing preceded it: what is heard is all there is to compare.
-  const preceded = into > 0 ? barDistance(features, out - 1, into - 1) : heard;
+  const preceded = into > 0 ? barDistance(features, last, into - 1) : heard;
   return (heard + 0.5 * replaced + 0.5 * preceded) / (2 * Math.max(grid.seamLimit, 1e-6));
 }
 

@@ -193,9 +193,8 @@ test('a 60 s track with its climax 24 s in, the whole of it as an edit and a lat
   }
 });
 
-test('a track that stops a second into its climax: edits anchor on the best entrance with room after it, not a refusal', async () => {
-  // Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a
-  // loud bar): its own peak leaves no room for the D - H seconds after H.
+/** Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a loud bar). */
+async function songCutAfterClimax() {
   const song = songs[1];
   const end = Math.round((song.design.climaxSeconds + 0.9) * PLAN_SAMPLE_RATE);
   const [left, right] = song.pcm.channels.map((channel) => channel.slice(0, end));
@@ -204,10 +203,37 @@ test('a track that stops a second into its climax: edits anchor on the best entr
   const pcm = await decodeAll(mp3, index);
   const analysis = analysePcm(pcm);
   assert.ok(analysis.durationSeconds >= 60 && analysis.durationSeconds - analysis.peakSeconds < 1.5, `peak ${analysis.peakSeconds} of ${analysis.durationSeconds} s`);
+  return { song, mp3, index, pcm, analysis };
+}
+
+test('a track that stops a second into its climax: edits are made, not refused, and the peak lands at H', async () => {
+  // Its own peak leaves less than a bar for the D - H seconds after H: the clip returns to bars
+  // before the climax, or anchors on another entrance with room after it.
+  const { mp3, index, pcm, analysis } = await songCutAfterClimax();
   for (const [duration, hit] of [[20, 10], [30, 25], [60, 40]] as const) {
     const what = `D=${duration} H=${hit}`;
     const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
     assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the anchor plays at ${clip.plan.peakInClipSeconds}`);
+    const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
+    assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    const peak = analysePcm(decoded).peakSeconds;
+    assert.ok(Math.abs(peak - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the clip's own peak at ${peak.toFixed(3)}`);
+  }
+});
+
+test('a track that stops a second into its climax, and an early H: the climax plays to the track\'s end, then the clip returns to bars before it', async () => {
+  const { song, mp3, index, pcm, analysis } = await songCutAfterClimax();
+  for (const [duration, hit] of [[30, 8], [45, 3]] as const) {
+    const what = `D=${duration} H=${hit}`;
+    const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+    const parts = clip.plan.parts.map((part) => ({ clipStart: seconds(part.clipStart), sourceStart: seconds(part.sourceStart), sourceEnd: seconds(part.sourceStart + part.length) }));
+    const climax = parts.findIndex((part) => part.sourceStart <= analysis.peakSeconds && analysis.peakSeconds < part.sourceEnd);
+    assert.ok(climax >= 0 && Math.abs(parts[climax].clipStart + analysis.peakSeconds - parts[climax].sourceStart - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the climax plays at H`);
+    const last = parts.at(-1)!;
+    assert.ok(climax < parts.length - 1 && last.sourceEnd <= analysis.peakSeconds, `${what}: the last part (${last.sourceStart.toFixed(2)}-${last.sourceEnd.toFixed(2)} s) returns to before the climax`);
+    assert.equal(clip.plan.ending, 'bar_line', `${what}: ending`);
+    assert.ok(offBar(song, last.sourceEnd) < ON_BAR_SECONDS, `${what}: the last part ends on a bar line (${last.sourceEnd.toFixed(3)} s)`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
     planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);

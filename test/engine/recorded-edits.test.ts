@@ -122,6 +122,18 @@ const HEARD_RIVAL_EDITS = [
   { piece: 'forest/ghostforest2.ogg', duration: 60, hit: 37.96 },
 ];
 
+/**
+ * Held-out edits (supertux-data, seed 4242) of loop pieces whose climax is in their last bars
+ * (bossattack: 74.7 s of 79.6; tropicalbreeze: 72.0 of 73.1) with an early H: less than a bar
+ * follows the climax, so no ending on from it fills D - H and no detour reaches the track's end;
+ * every plan came from another anchor and heard the climax instead. The climax now plays on to
+ * the track's end or a bar line after it, and the clip returns to bars before it and ends on a
+ * bar line (after-peak.ts returnsAfterPeak).
+ */
+const RETURN_EDITS = [
+  { piece: 'antarctic/bossattack.ogg', duration: 60, hit: 7.21 },
+  { piece: 'tropical/tropicalbreeze.ogg', duration: 60, hit: 6.88 },
+];
 /** The tuned and the held-out music installed, listed once. */
 const installed = [...soundtrackFiles(), ...heldOutFiles()];
 /** The installed file of `piece` (a file name, or its last folders too). */
@@ -179,3 +191,13 @@ test('edits whose one join into the track\'s ending is abrupt: two joins within 
 
 test('held-out edits whose clips hear a bigger entrance after the climax: planned again without it, the peak lands at H', { skip: skipUnless(HEARD_RIVAL_EDITS, 'supertux-data') }, (t) =>
   assertEditsLand(t, HEARD_RIVAL_EDITS));
+
+test('held-out loop pieces with the climax in their last bars and an early H: the clip returns to the bars before the climax, and the peak lands at H', { skip: skipUnless(RETURN_EDITS, 'supertux-data') }, (t) =>
+  assertEditsLand(t, RETURN_EDITS, (what, analysis, plan) => {
+    assert.equal(plan.ending, 'bar_line', `${what}: ending`);
+    const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
+    const peakPart = plan.parts.findIndex((part) => seconds(part.clipStart + part.length) > plan.hitPointSeconds!);
+    const last = plan.parts.at(-1)!;
+    assert.ok(peakPart >= 0 && peakPart < plan.parts.length - 1, `${what}: the climax is not the last part`);
+    assert.ok(seconds(last.sourceStart + last.length) <= analysis.peakSeconds, `${what}: the last part ends at ${seconds(last.sourceStart + last.length).toFixed(2)} s, before the climax (${analysis.peakSeconds.toFixed(2)} s)`);
+  }));
