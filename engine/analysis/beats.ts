@@ -242,6 +242,13 @@ const HEARD_TOLERANCE_FRAMES = 2;
 /** A beat is heard when an onset near it is at least this share of the median beat's onset. */
 const HEARD_SHARE = 0.1;
 
+/** The strongest onset within HEARD_TOLERANCE_FRAMES of `frame`: what a beat there is heard by. */
+export function onsetSupport(onset: Float32Array, frame: number): number {
+  let strongest = 0;
+  for (let f = Math.max(0, frame - HEARD_TOLERANCE_FRAMES); f <= Math.min(onset.length - 1, frame + HEARD_TOLERANCE_FRAMES); f++) strongest = Math.max(strongest, onset[f]);
+  return strongest;
+}
+
 /**
  * Beats across a stretch with no onsets (a break, a held chord) are placed by the spacing penalty
  * alone, and the dynamic programme lets them drift by a frame or more per beat: across a 16-beat
@@ -249,11 +256,7 @@ const HEARD_SHARE = 0.1;
  * before the stretch and the first after it, so that is where they go (in place).
  */
 export function evenOutUnheardBeats(beats: Int32Array, onset: Float32Array): Int32Array {
-  const support = Float64Array.from(beats, (frame) => {
-    let strongest = 0;
-    for (let f = Math.max(0, frame - HEARD_TOLERANCE_FRAMES); f <= Math.min(onset.length - 1, frame + HEARD_TOLERANCE_FRAMES); f++) strongest = Math.max(strongest, onset[f]);
-    return strongest;
-  });
+  const support = Float64Array.from(beats, (frame) => onsetSupport(onset, frame));
   const median = Float64Array.from(support).sort()[support.length >> 1] ?? 0;
   const heard = (i: number) => support[i] >= HEARD_SHARE * median;
   let lastHeard = -1;

@@ -3,6 +3,8 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { barDistance } from '../analysis/bar-features.ts';
 import { runningSum } from '../analysis/running-sum.ts';
+import { onsetSupport } from '../analysis/beats.ts';
+import { frameAtSeconds } from '../analysis/frames.ts';
 
 /** A join may show at most this quantile of the track's own bar-line novelty. */
 export const SEAM_NOVELTY_QUANTILE = 0.9;
@@ -23,6 +25,8 @@ export interface BarGrid {
   beatSeconds: number;
   /** Running sum of the RMS envelope (rmsSum[i] = sum of rms[0..i)). */
   rmsSum: Float64Array;
+  /** The median of the onset under the bar lines between bars (lineOnsetShare's unit). */
+  medianLineOnset: number;
   analysis: Analysis;
 }
 
@@ -64,7 +68,8 @@ function newBarGrid(analysis: Analysis): BarGrid {
   for (let i = 1; i < bars; i++) natural.push(barDistance(analysis.barFeatures, i - 1, i));
   const beats = analysis.beatTimesSeconds;
   const beatSeconds = beats.length > 1 ? (beats[beats.length - 1] - beats[0]) / (beats.length - 1) : 0.5;
-  const grid = { trackSeconds: analysis.durationSeconds, lines, bars, barRms: new Float64Array(bars), seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE), relaxedSeamLimit: quantile(natural, 1), beatSeconds, rmsSum, analysis };
+  const lineOnsets = Array.from(lines.subarray(1, bars), (t) => onsetSupport(analysis.onset, frameAtSeconds(t, analysis.frameRate)));
+  const grid = { trackSeconds: analysis.durationSeconds, lines, bars, barRms: new Float64Array(bars), seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE), relaxedSeamLimit: quantile(natural, 1), beatSeconds, rmsSum, medianLineOnset: quantile(lineOnsets, 0.5), analysis };
   for (let i = 0; i < bars; i++) grid.barRms[i] = rmsBetween(grid, lines[i], lines[i + 1]);
   return grid;
 }
@@ -139,6 +144,11 @@ function medianOnset(grid: BarGrid): number {
     medians.set(onset, median);
   }
   return median;
+}
+
+/** The onset under time t (onsetSupport) as a share of the median bar line's: well below 1, a bar line with little heard on it. */
+export function lineOnsetShare(grid: BarGrid, t: number): number {
+  return onsetSupport(grid.analysis.onset, frameAtSeconds(t, grid.analysis.frameRate)) / (grid.medianLineOnset || 1e-9);
 }
 
 export function isSectionStart(grid: BarGrid, t: number): boolean {
