@@ -85,12 +85,22 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
       // Leaving and coming back within one bar joins that bar to itself: nothing changes but the beat's phase.
       const seam = into === exit.out ? 0 : seamCost(grid, exit.out, into, relaxed);
       if (seam === undefined) continue;
-      const finish = endChoice(grid, end);
       const tailDrop = climaxLevel > 0 ? TAIL_DROP_COST * Math.max(0, 1 - rmsBetween(grid, start, end) / climaxLevel) : 0;
-      found.push({ cost: tailDrop + (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
+      found.push(lastPart(grid, exit, end, length, seam, tailDrop));
     }
   }
   return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
+}
+
+/**
+ * The clip's last part, `length` seconds ending at source time `end`, after the run through the
+ * peak leaves at `exit` across a join costing `seam`; `extraCost` is weighed first.
+ */
+function lastPart(grid: BarGrid, exit: Exit, end: number, length: number, seam: number, extraCost = 0): AfterPeak {
+  const start = end - length;
+  const finish = endChoice(grid, end);
+  const cost = extraCost + (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, exit.time - grid.analysis.peakSeconds);
+  return { cost, runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time };
 }
 
 /** Whether a track has less than `rest` seconds after its peak: an ending must then go back to earlier bars. */
@@ -137,6 +147,13 @@ function detoursAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
 }
 
 /**
+ * A return's last part stays this far inside the source at both ends: placing the plan moves a
+ * join half a crossfade early (10 ms) and the parts onto the MP3 frame phase (up to 13 ms), and
+ * the part must neither start before the track nor reach the climax's attack.
+ */
+const RETURN_SLACK_SECONDS = 0.03;
+
+/**
  * A return, for a track with less than D - H after its peak when no detour into its ending works
  * (a loop piece whose climax is in its last bars: the ending after it is shorter than a bar): the
  * climax plays on to a bar line after it, or to the track's end (where a loop piece wraps to its
@@ -153,14 +170,12 @@ function returnsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
     const through = exit.time - peak;
     const length = rest - through;
     if (through < MIN_PART_SECONDS || length < MIN_PART_SECONDS) continue;
-    for (let e = 1; e <= peakBar; e++) {
+    for (let e = 1; e <= peakBar && lines[e] <= peak - RETURN_SLACK_SECONDS; e++) {
       const start = lines[e] - length;
-      if (start < 0) continue;
+      if (start < RETURN_SLACK_SECONDS) continue;
       const into = barAt(grid, start - ON_LINE_SECONDS) + 1; // the downbeat the last part starts on or leads into
       const seam = exit.out === bars ? wrapSeamCost(grid, into, relaxed) : seamCost(grid, exit.out, into, relaxed);
-      if (seam === undefined) continue;
-      const finish = endChoice(grid, lines[e]);
-      found.push({ cost: (exit.onBeat ? BEAT_EXIT_COST : 0) + JOIN_COST + seam + startCost(grid, start) + finish.cost + peakWindowCost(grid, through), runs: [{ sourceStart: start, length }], ending: finish.ending, peakRunEnd: exit.time });
+      if (seam !== undefined) found.push(lastPart(grid, exit, lines[e], length, seam));
     }
   }
   return found;
@@ -177,8 +192,8 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  * one join only across such an abrupt one, two joins within the seam limit by way of other bars
  * (a detour) come first. When the track runs out after its peak and the endings found replay the
  * climax's own bars (which the clip's own analysis may hear as a second, bigger entrance),
- * detours follow as a last resort. Never an empty list; worked out only as far as they are asked
- * for.
+ * detours follow as a last resort, then returns to the bars before the climax (returnsAfterPeak).
+ * Never an empty list; worked out only as far as they are asked for.
  */
 function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);

@@ -146,9 +146,15 @@ function medianOnset(grid: BarGrid): number {
   return median;
 }
 
-/** The onset under time t (onsetSupport) as a share of the median bar line's: well below 1, a bar line with little heard on it. */
+/**
+ * The onset under time t (onsetSupport) as a share of the median bar line's: well below 1, a bar
+ * line with little heard on it; 1 when there is nothing to compare with (no bar line between
+ * bars, or no onset under any).
+ */
 export function lineOnsetShare(grid: BarGrid, t: number): number {
-  return onsetSupport(grid.analysis.onset, frameAtSeconds(t, grid.analysis.frameRate)) / (grid.medianLineOnset || 1e-9);
+  const median = grid.medianLineOnset;
+  if (!(median > 0 && Number.isFinite(median))) return 1;
+  return onsetSupport(grid.analysis.onset, frameAtSeconds(t, grid.analysis.frameRate)) / (median || 1e-9);
 }
 
 export function isSectionStart(grid: BarGrid, t: number): boolean {

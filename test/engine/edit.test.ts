@@ -222,7 +222,7 @@ test('a track that stops a second into its climax: edits are made, not refused, 
   }
 });
 
-test('a track that stops a second into its climax, and an early H: the climax plays to the track\'s end, then the clip returns to bars before it', async () => {
+test('a track that stops a second into its climax, and an early H: the climax plays on, then the clip returns to bars before it and ends on a bar line', async () => {
   const { song, mp3, index, pcm, analysis } = await songCutAfterClimax();
   for (const [duration, hit] of [[30, 8], [45, 3]] as const) {
     const what = `D=${duration} H=${hit}`;
