@@ -213,6 +213,7 @@ function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> 
   if (!any && remaining.length > 0) yield remaining;
   if (!runsOutAfterPeak(grid, rest)) return;
   for (const isRelaxed of [false, true]) {
+    // Without any ending found, afterPeaks has already tried the detours, and found none.
     const detours = any ? detoursAfterPeak(grid, rest, isRelaxed) : [];
     if (detours.length > 0) yield detours;
   }

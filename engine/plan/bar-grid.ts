@@ -154,7 +154,7 @@ function medianOnset(grid: BarGrid): number {
 export function lineOnsetShare(grid: BarGrid, t: number): number {
   const median = grid.medianLineOnset;
   if (!(median > 0 && Number.isFinite(median))) return 1;
-  return onsetSupport(grid.analysis.onset, frameAtSeconds(t, grid.analysis.frameRate)) / (median || 1e-9);
+  return onsetSupport(grid.analysis.onset, frameAtSeconds(t, grid.analysis.frameRate)) / median;
 }
 
 export function isSectionStart(grid: BarGrid, t: number): boolean {
