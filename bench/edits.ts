@@ -153,7 +153,9 @@ function masterLoud(channels: Float32Array[], drive: number): void {
  * packages; the edits bench takes the first 12 and the modules), 4 edits each with another seed:
  * how the landing holds on hit points and pieces the rules were not tuned on. About 5 minutes.
  * With BENCH_MUSIC=held-out, the music no rule was tuned on instead (warzone2100-music and
- * supertux-data: 69 pieces of 60 s or more; test/support/soundtracks.ts heldOutFiles).
+ * supertux-data: 69 pieces of 60 s or more; test/support/soundtracks.ts heldOutFiles); with
+ * BENCH_MUSIC=fresh, the second held-out set (neverball-data, xmoto-data and hedgewars-data: 38
+ * pieces; freshFiles).
  */
 export async function benchEditsAll(): Promise<string> {
   const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];
