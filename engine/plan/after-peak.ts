@@ -28,6 +28,8 @@ interface Exit {
   time: number;
   out: number;
   onBeat: boolean;
+  /** The last part after it may be half a part long: D - H leaves no room for a whole one after any bar line. */
+  shortLastPart: boolean;
 }
 
 /**
@@ -40,15 +42,18 @@ function exitsAfterPeak(grid: BarGrid, rest: number): Exit[] {
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
   const exits: Exit[] = [];
-  for (let x = Math.max(1, peakBar + 1); x < bars; x++) exits.push({ time: lines[x], out: x, onBeat: false });
+  for (let x = Math.max(1, peakBar + 1); x < bars; x++) exits.push({ time: lines[x], out: x, onBeat: false, shortLastPart: false });
   const firstLine = exits.find((exit) => exit.time - peak >= MIN_PART_SECONDS);
   if (firstLine && firstLine.time - peak + MIN_PART_SECONDS <= rest) return exits;
+  // The bar line a beat after the peak too may then lead to half a part (a song at 95 BPM, D - H
+  // 1.08 s: its one exit, 0.64 s after the peak, left 0.44 s, and the clip was cut mid-beat).
+  for (const exit of exits) exit.shortLastPart = true;
   const beatsUntil = lines[Math.min(bars, peakBar + 1 + BEAT_EXIT_BARS)];
   for (const beat of grid.analysis.beatTimesSeconds) {
     if (beat <= peak || beat >= beatsUntil) continue;
     const bar = barAt(grid, beat + ON_LINE_SECONDS);
     if (bar >= 0 && Math.abs(lines[bar] - beat) < ON_LINE_SECONDS) continue; // a bar line: already there
-    exits.push({ time: beat, out: barAt(grid, beat) + 1, onBeat: true });
+    exits.push({ time: beat, out: barAt(grid, beat) + 1, onBeat: true, shortLastPart: true });
   }
   return exits;
 }
@@ -77,7 +82,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
     const through = exit.time - peak;
     const length = rest - through;
     // When D - H is that short, the climax may be left after a single beat, and the last part be half a part.
-    if (through < Math.min(MIN_PART_SECONDS, grid.beatSeconds - ON_LINE_SECONDS) || length < (exit.onBeat ? MIN_PART_SECONDS / 2 : MIN_PART_SECONDS)) continue;
+    if (through < Math.min(MIN_PART_SECONDS, grid.beatSeconds - ON_LINE_SECONDS) || length < (exit.shortLastPart ? MIN_PART_SECONDS / 2 : MIN_PART_SECONDS)) continue;
     for (const end of ends) {
       const start = end - length;
       if (start <= peak || Math.abs(start - exit.time) < ON_LINE_SECONDS) continue;
@@ -165,7 +170,7 @@ function returnsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
   const found: AfterPeak[] = [];
-  const exits = [...exitsAfterPeak(grid, rest), { time: lines[bars], out: bars, onBeat: false }];
+  const exits = [...exitsAfterPeak(grid, rest), { time: lines[bars], out: bars, onBeat: false, shortLastPart: false }];
   for (const exit of exits) {
     const through = exit.time - peak;
     const length = rest - through;
