@@ -2,7 +2,8 @@
 // known by design) and, when installed, real recordings (Debian's game soundtracks). Each edit has
 // a random D in {20, 30, 45, 60} s and H in [1, D - 1]; the clip is decoded and analysed on its
 // own. Reported: the re-analysed peak within 25 ms of H, the clip's end on a beat (the demo's
-// designed grid; for recordings our own grid) or at the track's end, exact length, refusals.
+// designed grid; for recordings our own grid; for tracker modules and the rock and metal songs of
+// Frets on Fire, the beats their scores and charts give) or at the track's end, exact length, refusals.
 import path from 'node:path';
 import { planTrack } from '../catalog/demo/plan.ts';
 import { renderTrack } from '../catalog/demo/render.ts';
@@ -18,6 +19,7 @@ import { PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
 import { barGrid } from '../engine/plan/bar-grid.ts';
 import { benchMusic, decodePiece, soundtrackFiles } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
+import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/chart-songs.ts';
 import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
 import { endsOnBeat } from '../test/support/edit-ending.ts';
 import { machineLine } from './machine.ts';
@@ -116,6 +118,7 @@ export async function benchEdits(): Promise<string> {
   }
   lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : NO_RECORDINGS);
   lines.push(await editModules(random));
+  lines.push(await editChartSongs(random));
   return lines.join('\n');
 }
 
@@ -172,6 +175,22 @@ export async function benchEditsAll(): Promise<string> {
   }
   const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
   return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
+}
+
+/**
+ * Edits of the rock and metal songs whose charts give their beats (Frets on Fire's songs:
+ * test/support/chart-songs.ts), the ends checked against those beats.
+ */
+async function editChartSongs(random: () => number): Promise<string> {
+  const tally = newTally();
+  const names: string[] = [];
+  for (const dir of chartSongs()) {
+    const pcm = decodeChartSong(dir);
+    if (!pcm) continue;
+    names.push(path.basename(dir));
+    await editTrack(pcm.channels[0], pcm.channels[1], (analysis) => chartBeatsOnAudio(dir, analysis), random, tally);
+  }
+  return names.length ? report(`rock and metal songs (${names.length}: ${names.join(', ')}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid)';
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */

@@ -1,0 +1,100 @@
+// Rock and metal songs whose beats are known: Frets on Fire's songs (Debian's
+// fretsonfire-songs-muldjord and fretsonfire-songs-sectoid), each a folder of stems (song.ogg,
+// guitar.ogg, sometimes rhythm.ogg) and the game's chart, notes.mid, whose tempo map gives every
+// beat. The mix is the stems summed; the chart's grid is laid on the audio by the shift (within
+// half a beat) whose beats carry the strongest onsets, as the charts give no offset of their own.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { parseMidi } from 'midi-file';
+import type { Analysis } from '../../engine/analysis/analyse.ts';
+import { onsetSupport } from '../../engine/analysis/beats.ts';
+import { frameAtSeconds } from '../../engine/analysis/frames.ts';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+
+const SONG_ROOTS = ['/usr/share/games/fretsonfire/data/songs/muldjord', '/usr/share/games/fretsonfire/data/songs/sectoid'];
+const STEMS = ['song.ogg', 'guitar.ogg', 'rhythm.ogg'];
+const CHART = 'notes.mid';
+const SAMPLE_RATE = 44100;
+/** A chart's MIDI tempo when it sets none: 120 BPM, as the MIDI standard has it. */
+const DEFAULT_MICROSECONDS_PER_BEAT = 500_000;
+/** The shifts tried when laying the chart's grid on the audio, this far apart (seconds). */
+const SHIFT_STEP_SECONDS = 0.002;
+
+/** The installed chart songs' folders, sorted. */
+export function chartSongs(): string[] {
+  return SONG_ROOTS.filter((root) => fs.existsSync(root))
+    .flatMap((root) => fs.readdirSync(root).map((name) => path.join(root, name)))
+    .filter((dir) => fs.existsSync(path.join(dir, CHART)) && fs.existsSync(path.join(dir, STEMS[0])))
+    .sort();
+}
+
+/** The song's stems summed (ffmpeg's amix, unnormalised) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read them. */
+export function decodeChartSong(dir: string): Pcm | undefined {
+  const stems = STEMS.map((stem) => path.join(dir, stem)).filter((file) => fs.existsSync(file));
+  const args = ['-v', 'error', ...stems.flatMap((file) => ['-i', file]), '-filter_complex', `amix=inputs=${stems.length}:normalize=0`, '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'];
+  const result = spawnSync('ffmpeg', args, { maxBuffer: 1 << 30 });
+  if (result.status !== 0 || result.stdout.length === 0) return undefined;
+  const interleaved = new Float32Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length / 4);
+  const channels = [new Float32Array(interleaved.length / 2), new Float32Array(interleaved.length / 2)];
+  for (let i = 0; i < channels[0].length; i++) {
+    channels[0][i] = interleaved[2 * i];
+    channels[1][i] = interleaved[2 * i + 1];
+  }
+  return { sampleRate: SAMPLE_RATE, channels };
+}
+
+/** The chart's tempo changes (from every track), in ticks, in order. */
+function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: number; microsecondsPerBeat: number }[] } {
+  const midi = parseMidi(fs.readFileSync(path.join(dir, CHART)));
+  const ticksPerBeat = midi.header.ticksPerBeat ?? 480;
+  const changes: { tick: number; microsecondsPerBeat: number }[] = [];
+  for (const track of midi.tracks) {
+    let tick = 0;
+    for (const event of track) {
+      tick += event.deltaTime;
+      if (event.type === 'setTempo') changes.push({ tick, microsecondsPerBeat: event.microsecondsPerBeat });
+    }
+  }
+  changes.sort((a, b) => a.tick - b.tick);
+  if (changes.length === 0 || changes[0].tick > 0) changes.unshift({ tick: 0, microsecondsPerBeat: DEFAULT_MICROSECONDS_PER_BEAT });
+  return { ticksPerBeat, changes };
+}
+
+/** The chart's beats (its quarter notes) from its start up to `untilSeconds`, by its tempo map. */
+export function chartBeats(dir: string, untilSeconds: number): number[] {
+  const { ticksPerBeat, changes } = tempoChanges(dir);
+  const beats: number[] = [];
+  let seconds = 0;
+  let change = 0;
+  for (let tick = 0; seconds <= untilSeconds; tick += ticksPerBeat) {
+    beats.push(seconds);
+    // Advance to the beat's end through every tempo change within it.
+    let at = tick;
+    const end = tick + ticksPerBeat;
+    while (at < end) {
+      while (change + 1 < changes.length && changes[change + 1].tick <= at) change++;
+      const next = change + 1 < changes.length ? Math.min(end, changes[change + 1].tick) : end;
+      seconds += ((next - at) / ticksPerBeat) * (changes[change].microsecondsPerBeat / 1e6);
+      at = next;
+    }
+  }
+  return beats;
+}
+
+/** The chart's beats laid on the audio: shifted (within half a beat) to where they carry the most onset. */
+export function chartBeatsOnAudio(dir: string, analysis: Analysis): number[] {
+  const beats = chartBeats(dir, analysis.durationSeconds + 1);
+  const beatSeconds = beats.length > 1 ? beats[1] - beats[0] : 0.5;
+  const onsetAt = (shift: number) => beats.reduce((sum, t) => sum + onsetSupport(analysis.onset, frameAtSeconds(t + shift, analysis.frameRate)), 0);
+  let best = 0;
+  let bestOnset = -Infinity;
+  for (let shift = -beatSeconds / 2; shift < beatSeconds / 2; shift += SHIFT_STEP_SECONDS) {
+    const onset = onsetAt(shift);
+    if (onset > bestOnset) {
+      bestOnset = onset;
+      best = shift;
+    }
+  }
+  return beats.map((t) => t + best).filter((t) => t >= 0 && t <= analysis.durationSeconds);
+}
