@@ -44,10 +44,11 @@ export function decodeChartSong(dir: string): Pcm | undefined {
   return { sampleRate: SAMPLE_RATE, channels };
 }
 
-/** The chart's tempo changes (from every track), in ticks, in order. */
-function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: number; microsecondsPerBeat: number }[] } {
+/** The chart's tempo changes (from every track), in ticks, in order; undefined for a chart timed in SMPTE frames (it has no beats). */
+function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: number; microsecondsPerBeat: number }[] } | undefined {
   const midi = parseMidi(fs.readFileSync(path.join(dir, CHART)));
-  const ticksPerBeat = midi.header.ticksPerBeat ?? 480;
+  const ticksPerBeat = midi.header.ticksPerBeat;
+  if (ticksPerBeat === undefined) return undefined;
   const changes: { tick: number; microsecondsPerBeat: number }[] = [];
   for (const track of midi.tracks) {
     let tick = 0;
@@ -61,9 +62,11 @@ function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: num
   return { ticksPerBeat, changes };
 }
 
-/** The chart's beats (its quarter notes) from its start up to `untilSeconds`, by its tempo map. */
+/** The chart's beats (its quarter notes) from its start up to `untilSeconds`, by its tempo map; none for a chart timed in SMPTE frames. */
 export function chartBeats(dir: string, untilSeconds: number): number[] {
-  const { ticksPerBeat, changes } = tempoChanges(dir);
+  const tempo = tempoChanges(dir);
+  if (!tempo) return [];
+  const { ticksPerBeat, changes } = tempo;
   const beats: number[] = [];
   let seconds = 0;
   let change = 0;
