@@ -28,8 +28,12 @@ interface Exit {
   time: number;
   out: number;
   onBeat: boolean;
-  /** The last part after it may be half a part long: D - H leaves no room for a whole one after any bar line. */
-  shortLastPart: boolean;
+}
+
+/** Where the run through the peak may leave, and the shortest last part that may follow (seconds). */
+interface Exits {
+  exits: Exit[];
+  minLastPart: number;
 }
 
 /**
@@ -37,25 +41,24 @@ interface Exit {
  * part after it, the beats of the bars after the peak: the one case where a join is not on a bar
  * line, because with joins on bar lines only the clip could not end on a beat at all.
  */
-function exitsAfterPeak(grid: BarGrid, rest: number): Exit[] {
+function exitsAfterPeak(grid: BarGrid, rest: number): Exits {
   const peak = grid.analysis.peakSeconds;
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
   const exits: Exit[] = [];
-  for (let x = Math.max(1, peakBar + 1); x < bars; x++) exits.push({ time: lines[x], out: x, onBeat: false, shortLastPart: false });
+  for (let x = Math.max(1, peakBar + 1); x < bars; x++) exits.push({ time: lines[x], out: x, onBeat: false });
   const firstLine = exits.find((exit) => exit.time - peak >= MIN_PART_SECONDS);
-  if (firstLine && firstLine.time - peak + MIN_PART_SECONDS <= rest) return exits;
-  // The bar line a beat after the peak too may then lead to half a part (a song at 95 BPM, D - H
-  // 1.08 s: its one exit, 0.64 s after the peak, left 0.44 s, and the clip was cut mid-beat).
-  for (const exit of exits) exit.shortLastPart = true;
+  if (firstLine && firstLine.time - peak + MIN_PART_SECONDS <= rest) return { exits, minLastPart: MIN_PART_SECONDS };
   const beatsUntil = lines[Math.min(bars, peakBar + 1 + BEAT_EXIT_BARS)];
   for (const beat of grid.analysis.beatTimesSeconds) {
     if (beat <= peak || beat >= beatsUntil) continue;
     const bar = barAt(grid, beat + ON_LINE_SECONDS);
     if (bar >= 0 && Math.abs(lines[bar] - beat) < ON_LINE_SECONDS) continue; // a bar line: already there
-    exits.push({ time: beat, out: barAt(grid, beat) + 1, onBeat: true, shortLastPart: true });
+    exits.push({ time: beat, out: barAt(grid, beat) + 1, onBeat: true });
   }
-  return exits;
+  // Any exit, the bar line a beat after the peak too, may then lead to half a part (a song at 95
+  // BPM, D - H 1.08 s: its one exit, 0.64 s after the peak, left 0.44 s, and the clip was cut mid-beat).
+  return { exits, minLastPart: MIN_PART_SECONDS / 2 };
 }
 
 /**
@@ -78,11 +81,12 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   // The climax's level over D - H, as the run through the peak would go on playing it; 0 (no
   // tail drop) when D - H outlasts the peak rule's window.
   const climaxLevel = endsInPeakWindow(grid, rest) ? rmsBetween(grid, peak, peak + rest) : 0;
-  for (const exit of exitsAfterPeak(grid, rest)) {
+  const { exits, minLastPart } = exitsAfterPeak(grid, rest);
+  for (const exit of exits) {
     const through = exit.time - peak;
     const length = rest - through;
     // When D - H is that short, the climax may be left after a single beat, and the last part be half a part.
-    if (through < Math.min(MIN_PART_SECONDS, grid.beatSeconds - ON_LINE_SECONDS) || length < (exit.shortLastPart ? MIN_PART_SECONDS / 2 : MIN_PART_SECONDS)) continue;
+    if (through < Math.min(MIN_PART_SECONDS, grid.beatSeconds - ON_LINE_SECONDS) || length < minLastPart) continue;
     for (const end of ends) {
       const start = end - length;
       if (start <= peak || Math.abs(start - exit.time) < ON_LINE_SECONDS) continue;
@@ -170,7 +174,7 @@ function returnsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
   const peakBar = barAt(grid, peak);
   const { lines, bars } = grid;
   const found: AfterPeak[] = [];
-  const exits = [...exitsAfterPeak(grid, rest), { time: lines[bars], out: bars, onBeat: false, shortLastPart: false }];
+  const exits = [...exitsAfterPeak(grid, rest).exits, { time: lines[bars], out: bars, onBeat: false }];
   for (const exit of exits) {
     const through = exit.time - peak;
     const length = rest - through;
