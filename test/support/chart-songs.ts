@@ -5,43 +5,35 @@
 // half a beat) whose beats carry the strongest onsets, as the charts give no offset of their own.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { parseMidi } from 'midi-file';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
 import { onsetSupport } from '../../engine/analysis/beats.ts';
 import { frameAtSeconds } from '../../engine/analysis/frames.ts';
 import type { Pcm } from '../../engine/mp3/decode.ts';
+import { ffmpegPcm } from './soundtracks.ts';
 
 const SONG_ROOTS = ['/usr/share/games/fretsonfire/data/songs/muldjord', '/usr/share/games/fretsonfire/data/songs/sectoid'];
 const STEMS = ['song.ogg', 'guitar.ogg', 'rhythm.ogg'];
 const CHART = 'notes.mid';
-const SAMPLE_RATE = 44100;
+/** The longest song's PCM with room to spare: 44.1 kHz stereo float for 10 minutes. */
+const MAX_PCM_BYTES = 2 * 4 * 44100 * 600;
 /** A chart's MIDI tempo when it sets none: 120 BPM, as the MIDI standard has it. */
 const DEFAULT_MICROSECONDS_PER_BEAT = 500_000;
 /** The shifts tried when laying the chart's grid on the audio, this far apart (seconds). */
 const SHIFT_STEP_SECONDS = 0.002;
 
-/** The installed chart songs' folders, sorted. */
+/** The installed chart songs' folders, sorted: those whose chart is timed in beats (not SMPTE frames). */
 export function chartSongs(): string[] {
   return SONG_ROOTS.filter((root) => fs.existsSync(root))
     .flatMap((root) => fs.readdirSync(root).map((name) => path.join(root, name)))
-    .filter((dir) => fs.existsSync(path.join(dir, CHART)) && fs.existsSync(path.join(dir, STEMS[0])))
+    .filter((dir) => fs.existsSync(path.join(dir, CHART)) && fs.existsSync(path.join(dir, STEMS[0])) && tempoChanges(dir) !== undefined)
     .sort();
 }
 
 /** The song's stems summed (ffmpeg's amix, unnormalised) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read them. */
 export function decodeChartSong(dir: string): Pcm | undefined {
   const stems = STEMS.map((stem) => path.join(dir, stem)).filter((file) => fs.existsSync(file));
-  const args = ['-v', 'error', ...stems.flatMap((file) => ['-i', file]), '-filter_complex', `amix=inputs=${stems.length}:normalize=0`, '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'];
-  const result = spawnSync('ffmpeg', args, { maxBuffer: 1 << 30 });
-  if (result.status !== 0 || result.stdout.length === 0) return undefined;
-  const interleaved = new Float32Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length / 4);
-  const channels = [new Float32Array(interleaved.length / 2), new Float32Array(interleaved.length / 2)];
-  for (let i = 0; i < channels[0].length; i++) {
-    channels[0][i] = interleaved[2 * i];
-    channels[1][i] = interleaved[2 * i + 1];
-  }
-  return { sampleRate: SAMPLE_RATE, channels };
+  return ffmpegPcm([...stems.flatMap((file) => ['-i', file]), '-filter_complex', `amix=inputs=${stems.length}:normalize=0`], MAX_PCM_BYTES);
 }
 
 /** The chart's tempo changes (from every track), in ticks, in order; undefined for a chart timed in SMPTE frames (it has no beats). */
@@ -63,7 +55,7 @@ function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: num
 }
 
 /** The chart's beats (its quarter notes) from its start up to `untilSeconds`, by its tempo map; none for a chart timed in SMPTE frames. */
-export function chartBeats(dir: string, untilSeconds: number): number[] {
+function chartBeats(dir: string, untilSeconds: number): number[] {
   const tempo = tempoChanges(dir);
   if (!tempo) return [];
   const { ticksPerBeat, changes } = tempo;

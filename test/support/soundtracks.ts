@@ -109,9 +109,15 @@ export function benchMusic(): { name: string; files: string[] } {
 
 /** The piece (its first EXCERPT_SECONDS) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read it. */
 export function decodePiece(file: string): Pcm | undefined {
-  const result = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-t', String(EXCERPT_SECONDS), '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'], {
-    maxBuffer: 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5),
-  });
+  return ffmpegPcm(['-i', file, '-t', String(EXCERPT_SECONDS)], 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5));
+}
+
+/**
+ * What ffmpeg makes of `inputs` (its input and filter arguments) as 44.1 kHz stereo float PCM, at
+ * most `maxBytes` of it; undefined if ffmpeg cannot read them.
+ */
+export function ffmpegPcm(inputs: string[], maxBytes: number): Pcm | undefined {
+  const result = spawnSync('ffmpeg', ['-v', 'error', ...inputs, '-ar', String(SAMPLE_RATE), '-ac', '2', '-f', 'f32le', '-'], { maxBuffer: maxBytes });
   if (result.status !== 0 || result.stdout.length === 0) return undefined;
   const interleaved = new Float32Array(result.stdout.buffer, result.stdout.byteOffset, result.stdout.length / 4);
   const frames = interleaved.length / 2;
