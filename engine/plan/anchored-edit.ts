@@ -18,6 +18,14 @@ const FALLBACK_PEAK_CHECKS = 4;
 /** Candidate plans with the quietest run-up to H checked when none of the cheapest keeps the peak at H. */
 const QUIET_PEAK_CHECKS = 4;
 /**
+ * Candidate plans with a looped lead-in (lead-in.ts loopedLeadIns), when there are any, checked
+ * when neither the first checks nor the wide search lands (a plan that lands without looping
+ * bars is kept as it was): each is beat-tracked, as their clips, mostly the intro looped, are
+ * often heard at another tempo than the track's, so the source's beats say nothing of where
+ * their peak falls.
+ */
+const LOOPED_PEAK_CHECKS = 4;
+/**
  * Candidate plans with a breath before the climax (lead-in.ts breathLeadIns) checked after the
  * quietest when H leaves the clip less than the peak rule's window after it: the clip ends before
  * its climax has been heard for long, so what plays before H must rise into it.
@@ -96,7 +104,7 @@ export function tailKey(runs: Run[], hit: number): string {
  * change the lead-in mostly miss alike (a demo song's nine cheapest plans into one ending all
  * heard the peak 0.4 s early; the tenth, into another ending, landed).
  */
-function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity): Landed | undefined {
+function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity, screen = true): Landed | undefined {
   const thinOnSourceBeats: Ranked[] = [];
   const afterMissedTails: Ranked[] = [];
   const missedTails = new Set<string>();
@@ -112,7 +120,7 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
     return landing === 'sure';
   };
   // Where clips are heard at another tempo than the track's, the source's beats say nothing: each is tracked.
-  const screened = clipsKeepTrackTempo(analysis);
+  const screened = screen && clipsKeepTrackTempo(analysis);
   let rank = 0;
   for (const choice of candidates) {
     if (tracked >= maxTracked) break;
@@ -153,7 +161,8 @@ export interface AnchoredOptions {
  * each next kind of ending in turn (H is what the caller asked for; an ending on a bar line is
  * still on a beat: a late H followed by the track's decay leaves the clip's climax too short to
  * be its peak). When none lands surely, the thin landing by the widest margin; when none
- * does, what a wider search finds (wideLanding); else the cheapest with the preferred ending.
+ * does, what a wider search finds (wideLanding), then the first looped lead-in that lands
+ * (LOOPED_PEAK_CHECKS); else the cheapest with the preferred ending.
  * Undefined when the peak leaves no lead-in or no ending at all. Plans that play any of the source
  * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger,
  * peak); plans `without` some (an entrance a missed plan's clip heard as its peak) pair only the
@@ -163,7 +172,7 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, optio
   const { maxChecks = MAX_CHECKS, without, sourceBeatHit = hit } = options;
   const avoid = without ? [...(options.avoid ?? []), ...without] : options.avoid;
   const { leadIns, endings } = candidateSides(grid, duration, hit, without);
-  const { cheapest: befores, quietest } = keptLeadIns(leadIns);
+  const { cheapest: befores, quietest, looped } = keptLeadIns(leadIns);
   const firstKind = endings(0);
   if (befores.length === 0 || !firstKind) return undefined;
   const preferred = cheapest(firstKind);
@@ -173,7 +182,10 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, optio
   const lateBreaths = endsInPeakWindow(grid, duration - hit) ? breathLeadIns(grid, hit) : undefined;
   const candidates = unchecked(inOrder(choices, quietest, lateBreaths ?? [], preferred, endings, befores), avoid, checkedKeys, maxChecks);
   const peakSeconds = grid.analysis.peakSeconds;
-  const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit) ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths);
+  const loopedCandidates = () => unchecked(pairs(looped, preferred), avoid, checkedKeys, LOOPED_PEAK_CHECKS);
+  const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit)
+    ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths)
+    ?? (looped.length > 0 ? firstLanding(grid.analysis, loopedCandidates(), hit, sourceBeatHit, Infinity, false) : undefined);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
   return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
@@ -207,7 +219,7 @@ function candidateSides(grid: BarGrid, duration: number, hit: number, avoid: num
   if (!avoid?.length) return { leadIns, endings };
   const peak = grid.analysis.peakSeconds;
   const keeps = (leadIn: LeadInRuns) => !playsAny(avoid, [...leadIn.runs, { sourceStart: leadIn.peakRunStart, length: peak - leadIn.peakRunStart }]);
-  const avoidingLeadIns = { count: leadIns.count, cheapest: leadIns.cheapest.filter(keeps), quietest: leadIns.quietest.filter(keeps) };
+  const avoidingLeadIns = { count: leadIns.count, cheapest: leadIns.cheapest.filter(keeps), quietest: leadIns.quietest.filter(keeps), looped: leadIns.looped.filter(keeps) };
   const avoiding = avoidingEndings(endings, peak, avoid);
   const first = avoiding(0);
   return avoidingLeadIns.cheapest.length > 0 && first && first.length > 0 ? { leadIns: avoidingLeadIns, endings: avoiding } : { leadIns, endings };

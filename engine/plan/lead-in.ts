@@ -1,7 +1,7 @@
 // Before the peak, in an edit with a hit point: the clip's first H seconds, ending where the run
 // through the peak begins: a run of earlier, quieter bars (never the climax's own) joined at a bar
 // line, or the track itself when the peak comes late enough; or a run joined to two of the
-// track's quietest bars, a breath before the climax.
+// track's quietest bars, a breath before the climax; or quiet bars before the climax looped.
 import type { Run } from './plan.ts';
 import { type BarGrid, barAt, rmsBetween, seamCost } from './bar-grid.ts';
 import { startCost } from './edges.ts';
@@ -41,6 +41,8 @@ export interface LeadIns {
   count: number;
   cheapest: LeadIn[];
   quietest: LeadIn[];
+  /** Lead-ins that loop quiet bars (loopedLeadIns), the LOOPED_KEPT cheapest: made only when no run of quiet bars leads to H. */
+  looped: LeadIn[];
 }
 
 /** Quieter run-up to H first; equally quiet, the cheaper. */
@@ -156,6 +158,53 @@ function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found:
   }
 }
 
+/** A looped lead-in plays its span of quiet bars at most this many times over. */
+const MAX_LOOP_REPEATS = 8;
+/** Looped lead-ins kept, the cheapest. */
+const LOOPED_KEPT = 4;
+
+/**
+ * Lead-ins that loop quiet bars before the climax, for a late H on a track whose climax comes
+ * early and whose music after it stays loud: the quiet bars before the peak are too few for one
+ * run of them, and a run of the loud bars after the climax plays entrances that the clip hears
+ * as its peak, while the climax, reached from loud bars, hardly rises (Frets on Fire's "Chaos
+ * god", D = 30, H = 28.84). So: the clip's start on some run of quiet bars that ends at bar line
+ * y, joined to the quiet bars q..r-1 before the peak's bar, played `repeats` times (each time
+ * joined back to bar line q at the end), the last time on into the run through the peak from bar
+ * line q: an intro extended by looping it, as an editor would. The wrap from r back to q is judged
+ * as any seam. The LOOPED_KEPT cheapest.
+ */
+function loopedLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadIn[] {
+  const peak = grid.analysis.peakSeconds;
+  const { lines, bars } = grid;
+  const peakBar = barAt(grid, peak);
+  const kept: LeadIn[] = [];
+  for (const { at, into: q } of peakRunStarts(grid)) {
+    const lead = hit - (peak - at);
+    for (let r = q + 1; r <= peakBar && playable(grid, forbidden, q, r); r++) {
+      const wrap = seamCost(grid, r, q, true);
+      if (wrap === undefined) continue;
+      const span = lines[r] - lines[q];
+      for (let repeats = 1; repeats <= MAX_LOOP_REPEATS; repeats++) {
+        const leadA = lead - repeats * span;
+        if (leadA < MIN_PART_SECONDS) break;
+        for (let y = 1; y < bars; y++) {
+          const s0 = lines[y] - leadA;
+          if (s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
+          const seam = y === r ? wrap : seamCost(grid, y, q, true);
+          if (seam === undefined) continue;
+          const cost = startCost(grid, s0) + (repeats + 1) * JOIN_COST + seam + repeats * wrap + peakWindowCost(grid, peak - at);
+          if (kept.length === LOOPED_KEPT && cost >= kept[kept.length - 1].cost) continue;
+          const before = beforeRms(grid, at, hit, lines[q], span, repeats > 1 ? lines[q] : s0, repeats > 1 ? span : leadA);
+          const loop = Array.from({ length: repeats }, () => ({ sourceStart: lines[q], length: span }));
+          keepFewest(kept, { cost, runs: [{ sourceStart: s0, length: leadA }, ...loop], peakRunStart: at, before }, LOOPED_KEPT, byCost);
+        }
+      }
+    }
+  }
+  return kept;
+}
+
 /** Bars of a breath before the climax: the peak rule's window before H (WINDOW_BEATS) in 4/4. */
 const BREATH_BARS = 2;
 /** Quietest spans of BREATH_BARS tried as a breath. */
@@ -228,9 +277,9 @@ function sumOfEnd(grid: BarGrid, end: number, seconds: number): number {
 }
 
 /** The CANDIDATES_PER_SIDE cheapest lead-ins, and apart from them the QUIETEST_LEAD_INS whose run-up to H is quietest (equally quiet: the cheaper first). */
-export function keptLeadIns({ cheapest, quietest }: LeadIns): { cheapest: LeadIn[]; quietest: LeadIn[] } {
+export function keptLeadIns({ cheapest, quietest, looped }: LeadIns): { cheapest: LeadIn[]; quietest: LeadIn[]; looped: LeadIn[] } {
   const kept = cheapest.slice(0, CANDIDATES_PER_SIDE);
-  return { cheapest: kept, quietest: quietest.filter((leadIn) => !kept.includes(leadIn)).slice(0, QUIETEST_LEAD_INS) };
+  return { cheapest: kept, quietest: quietest.filter((leadIn) => !kept.includes(leadIn)).slice(0, QUIETEST_LEAD_INS), looped };
 }
 
 /**
@@ -243,13 +292,16 @@ export function keptLeadIns({ cheapest, quietest }: LeadIns): { cheapest: LeadIn
 export function leadInCandidates(grid: BarGrid, hit: number): LeadIns {
   const peakBar = barAt(grid, grid.analysis.peakSeconds);
   const quieter = leadInBars(grid, peakBar, LEAD_IN_LOUDNESS_SHARE);
-  const found: LeadIns = { count: 0, cheapest: [], quietest: [] };
+  const found: LeadIns = { count: 0, cheapest: [], quietest: [], looped: [] };
   leadIns(grid, hit, quieter, false, found);
   if (found.count === 0) leadIns(grid, hit, quieter, true, found);
   if (found.count > 0) return found;
+  found.looped = loopedLeadIns(grid, hit, quieter);
   const anyButClimax = leadInBars(grid, peakBar, Infinity);
   leadIns(grid, hit, anyButClimax, true, found);
   if (found.count === 0) twoRunLeadIns(grid, hit, quieter, found);
   if (found.count === 0) twoRunLeadIns(grid, hit, anyButClimax, found);
+  // With nothing else, the looped lead-ins are all there is.
+  if (found.count === 0) for (const leadIn of found.looped) if (wouldKeep(found, leadIn.cost, leadIn.before)) keep(found, leadIn);
   return found;
 }
