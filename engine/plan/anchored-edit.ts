@@ -18,11 +18,11 @@ const FALLBACK_PEAK_CHECKS = 4;
 /** Candidate plans with the quietest run-up to H checked when none of the cheapest keeps the peak at H. */
 const QUIET_PEAK_CHECKS = 4;
 /**
- * Candidate plans with a looped lead-in (lead-in.ts loopedLeadIns), when there are any, checked
- * when neither the first checks nor the wide search lands (a plan that lands without looping
- * bars is kept as it was): each is beat-tracked, as their clips, mostly the intro looped, are
- * often heard at another tempo than the track's, so the source's beats say nothing of where
- * their peak falls.
+ * Candidate plans (lead-in and ending pairs, cheapest first) with a looped lead-in (lead-in.ts
+ * loopedLeadIns), when there are any, checked when neither the first checks nor the wide search
+ * lands (a plan that lands without looping bars is kept as it was): each is beat-tracked, as
+ * their clips, mostly the intro looped, are often heard at another tempo than the track's, so
+ * the source's beats say nothing of where their peak falls.
  */
 const LOOPED_PEAK_CHECKS = 4;
 /**
@@ -97,14 +97,15 @@ export function tailKey(runs: Run[], hit: number): string {
  * demo songs, 3 landed surely once tracked; tracked in order, a plan with a thin landing already
  * found tracked up to 6 of them before reaching its sure one. On the source's beats a plan is
  * judged at `sourceBeatHit`: H, or for an anchor off the source's beats, where its nearest source
- * beat plays.
+ * beat plays. At most `maxTracked` are beat-tracked; with `screen` false none is judged on the
+ * source's beats first (each is tracked).
  *
  * A plan that plays the same from H on as one that missed once tracked (tailKey) is tracked after
  * the others: the clip's beats near its end set their phase at the peak too, and plans that only
  * change the lead-in mostly miss alike (a demo song's nine cheapest plans into one ending all
  * heard the peak 0.4 s early; the tenth, into another ending, landed).
  */
-function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, maxTracked = Infinity, screen = true): Landed | undefined {
+function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: number, sourceBeatHit: number, { maxTracked = Infinity, screen = true } = {}): Landed | undefined {
   const thinOnSourceBeats: Ranked[] = [];
   const afterMissedTails: Ranked[] = [];
   const missedTails = new Set<string>();
@@ -182,10 +183,10 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, optio
   const lateBreaths = endsInPeakWindow(grid, duration - hit) ? breathLeadIns(grid, hit) : undefined;
   const candidates = unchecked(inOrder(choices, quietest, lateBreaths ?? [], preferred, endings, befores), avoid, checkedKeys, maxChecks);
   const peakSeconds = grid.analysis.peakSeconds;
-  const loopedCandidates = () => unchecked(pairs(looped, preferred), avoid, checkedKeys, LOOPED_PEAK_CHECKS);
+  // The looped plans have keys of their own: when they are all the lead-ins there are, the first checks screened them already.
   const landed = firstLanding(grid.analysis, candidates, hit, sourceBeatHit)
     ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths)
-    ?? (looped.length > 0 ? firstLanding(grid.analysis, loopedCandidates(), hit, sourceBeatHit, Infinity, false) : undefined);
+    ?? (looped.length > 0 ? firstLanding(grid.analysis, unchecked(pairs(looped, preferred), avoid, new Set(), LOOPED_PEAK_CHECKS), hit, sourceBeatHit, { screen: false }) : undefined);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
   return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
@@ -285,5 +286,5 @@ const WIDE_TRACKED = 3;
 function wideLanding(grid: BarGrid, hit: number, { avoid, sourceBeatHit = hit }: AnchoredOptions, leadIns: LeadIns, endings: EndingKinds, checkedKeys: Set<string>, breaths = breathLeadIns(grid, hit)): Landed | undefined {
   // Lead-ins that take a breath before the climax (made for the first checks when H comes late) join the cheapest here, within the search's budget.
   const candidates = unchecked(widePairs([...leadIns.cheapest, ...breaths], endings), avoid, checkedKeys, WIDE_SCREENS);
-  return firstLanding(grid.analysis, candidates, hit, sourceBeatHit, WIDE_TRACKED);
+  return firstLanding(grid.analysis, candidates, hit, sourceBeatHit, { maxTracked: WIDE_TRACKED });
 }

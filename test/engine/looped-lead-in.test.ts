@@ -9,6 +9,7 @@ import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { barAt, barGrid } from '../../engine/plan/bar-grid.ts';
 import { leadInCandidates } from '../../engine/plan/lead-in.ts';
 import { PLAN_SAMPLE_RATE, type Run } from '../../engine/plan/plan.ts';
+import { MIN_PART_SECONDS } from '../../engine/plan/edit-choice.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
 
 const BPM = 120;
@@ -60,7 +61,13 @@ test('an early climax, loud to the end, and a late H: the lead-in loops the quie
     assert.ok(onLine(leadIn.peakRunStart) && loop.every((run) => onLine(run.sourceStart)), 'the loop starts on a bar line');
     const beforePeak = leadIn.runs.reduce((sum, run) => sum + run.length, 0) + analysis.peakSeconds - leadIn.peakRunStart;
     assert.ok(Math.abs(beforePeak - HIT) < 1e-6, `the peak plays at ${beforePeak}, not H`);
-    assert.ok(first.length > 0);
+    assert.ok(first.length >= MIN_PART_SECONDS, `a first run of ${first.length} s`);
+    // Quiet bars only: each bar the lead-in plays is quieter than the climax's bar.
+    for (const run of leadIn.runs) {
+      for (let b = barAt(grid, run.sourceStart + ON_LINE_SECONDS); b < barAt(grid, run.sourceStart + run.length - ON_LINE_SECONDS) + 1; b++) {
+        assert.ok(grid.barRms[b] < grid.barRms[peakBar], `bar ${b} (${grid.barRms[b].toFixed(3)}) is as loud as the climax's (${grid.barRms[peakBar].toFixed(3)})`);
+      }
+    }
   }
   const [cheapest] = leadIns.looped;
   const runs = [...cheapest.runs, { sourceStart: cheapest.peakRunStart, length: analysis.peakSeconds - cheapest.peakRunStart + DURATION - HIT }];

@@ -82,22 +82,29 @@ const FRESH_DIRS = ['/usr/share/games/neverball/bgm', '/usr/share/games/xmoto/Te
  */
 const THIRD_DIRS = ['/usr/share/games/singularity/music', '/usr/share/games/asc/music'];
 const THIRD_ARCHIVES = ['/usr/share/games/nexuiz/data/music.pk3', '/usr/share/games/ufoai/base/0music.pk3'];
+/** asc-music's are MP3; the rest Ogg. */
 const THIRD_EXTENSIONS = ['.ogg', '.mp3'];
 
 /**
- * The folder `archive`'s Ogg files are unpacked into (flat), unpacked on first use; undefined when
- * the archive or unzip is missing.
+ * The folder `archive`'s Ogg files are unpacked into (flat: the two archives hold no two of the
+ * same name), unpacked on first use into a folder of its own, then renamed into place (a bench
+ * run alongside finds either the whole folder or none); undefined when the archive, unzip, or an
+ * Ogg file in it is missing.
  */
-function unpacked(archive: string): string | undefined {
+function unpackedDir(archive: string): string | undefined {
   if (!fs.existsSync(archive) || !hasTool('unzip')) return undefined;
   const dir = path.join(CACHE_DIR, 'archives', path.relative('/usr/share/games', archive).replaceAll('/', '-'));
   if (fs.existsSync(dir)) return dir;
-  const partial = `${dir}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial, { recursive: true });
-  execFileSync('unzip', ['-q', '-j', '-o', archive, '*.ogg', '-d', partial]);
-  fs.renameSync(partial, dir);
-  return dir;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const partial = fs.mkdtempSync(`${dir}.`);
+  try {
+    // -C: match *.ogg whatever the case; unzip exits non-zero when nothing matches.
+    execFileSync('unzip', ['-q', '-j', '-o', '-C', archive, '*.ogg', '-d', partial], { stdio: 'ignore' });
+    fs.renameSync(partial, dir);
+  } catch {
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  return fs.existsSync(dir) ? dir : undefined;
 }
 
 /** The music files (by extension) of those of `dirs` that exist, sorted. */
@@ -123,7 +130,7 @@ export function freshFiles(): string[] {
 
 /** The third held-out set installed (THIRD_DIRS and THIRD_ARCHIVES). */
 export function thirdFiles(): string[] {
-  const archives = THIRD_ARCHIVES.map(unpacked).filter((dir) => dir !== undefined);
+  const archives = THIRD_ARCHIVES.map(unpackedDir).filter((dir) => dir !== undefined);
   return musicIn([...THIRD_DIRS, ...archives], THIRD_EXTENSIONS);
 }
 
