@@ -91,6 +91,15 @@ function playable(grid: BarGrid, forbidden: Int32Array, from: number, to: number
 }
 
 /**
+ * Where the clip's first run starts when it is `length` seconds ending at bar line `end`;
+ * undefined when that is before the track's start or plays a bar `forbidden` before the peak.
+ */
+function firstRunStart(grid: BarGrid, forbidden: Int32Array, end: number, length: number): number | undefined {
+  const start = grid.lines[end] - length;
+  return start >= 0 && playable(grid, forbidden, barAt(grid, start), end) ? start : undefined;
+}
+
+/**
  * Where the run through the peak may start (`at`, seconds) and the bar it starts (`into`): on one
  * of the bar lines before the peak (the first downbeat too, for a climax in the first bar);
  * before the first downbeat, on the track's start.
@@ -114,9 +123,8 @@ function leadIns(grid: BarGrid, hit: number, forbidden: Int32Array, relaxed: boo
     const lead = hit - (peak - at);
     if (lead < MIN_PART_SECONDS) continue;
     for (let x = 1; x < grid.bars; x++) {
-      const s0 = grid.lines[x] - lead;
-      if (s0 < 0) continue;
-      if (!playable(grid, forbidden, barAt(grid, s0), x)) continue;
+      const s0 = firstRunStart(grid, forbidden, x, lead);
+      if (s0 === undefined) continue;
       const seam = seamCost(grid, x, c, relaxed);
       if (seam === undefined) continue;
       const cost = startCost(grid, s0) + JOIN_COST + seam + peakWindowCost(grid, peak - at), before = beforeRms(grid, at, hit, s0, lead);
@@ -144,8 +152,8 @@ function twoRunLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array, found:
         const leadA = lead - (lines[x] - lines[z]);
         if (leadA < MIN_PART_SECONDS) break; // earlier z only lengthen the middle run
         for (let y = 1; y < bars; y++) {
-          const s0 = lines[y] - leadA;
-          if (s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
+          const s0 = firstRunStart(grid, forbidden, y, leadA);
+          if (s0 === undefined) continue;
           const seam = seamCost(grid, y, z, true);
           if (seam === undefined) continue;
           const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);
@@ -195,9 +203,9 @@ function loopedLeadIns(grid: BarGrid, hit: number, forbidden: Int32Array): LeadI
         const leadA = lead - repeats * span;
         if (leadA < MIN_PART_SECONDS) break;
         for (let y = 1; y < bars; y++) {
-          const s0 = lines[y] - leadA;
           const seam = seamInto[y];
-          if (seam === undefined || s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
+          const s0 = seam === undefined ? undefined : firstRunStart(grid, forbidden, y, leadA);
+          if (seam === undefined || s0 === undefined) continue;
           const cost = startCost(grid, s0) + (repeats + 1) * JOIN_COST + seam + repeats * wrap + peakWindowCost(grid, peak - at);
           if (kept.length === LOOPED_KEPT && cost >= kept[kept.length - 1].cost) continue;
           const before = beforeRms(grid, at, hit, lines[q], span, repeats > 1 ? lines[q] : s0, repeats > 1 ? span : leadA);
@@ -247,8 +255,8 @@ export function breathLeadIns(grid: BarGrid, hit: number): LeadInRuns[] {
     const leadA = hit - (peak - at) - breath;
     if (leadA < MIN_PART_SECONDS) continue;
     for (let y = 1; y < bars; y++) {
-      const s0 = lines[y] - leadA;
-      if (y === q || s0 < 0 || !playable(grid, forbidden, barAt(grid, s0), y)) continue;
+      const s0 = y === q ? undefined : firstRunStart(grid, forbidden, y, leadA);
+      if (s0 === undefined) continue;
       const seam = seamCost(grid, y, q, true);
       if (seam === undefined) continue;
       const cost = startCost(grid, s0) + 2 * JOIN_COST + seam + intoPeak + peakWindowCost(grid, peak - at);

@@ -92,9 +92,11 @@ const THIRD_EXTENSIONS = ['.ogg', '.mp3'];
  * Ogg file in it is missing.
  */
 function unpackedDir(archive: string): string | undefined {
-  if (!fs.existsSync(archive) || !hasTool('unzip')) return undefined;
+  if (!fs.existsSync(archive)) return undefined;
   const dir = path.join(CACHE_DIR, 'archives', path.relative('/usr/share/games', archive).replaceAll('/', '-'));
+  // Unpacked already: no need to look for unzip (a shell spawned each time the set is listed).
   if (fs.existsSync(dir)) return dir;
+  if (!hasTool('unzip')) return undefined;
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const partial = fs.mkdtempSync(`${dir}.`);
   try {
