@@ -22,6 +22,14 @@ const BEAT_EXIT_BARS = 2;
  * land, none lost (1: 297; 3: 299; 5: 298); H drawn from the whole clip: unchanged.
  */
 const TAIL_DROP_COST = 2;
+/**
+ * The shortest last part of all (seconds), taken only when no ending on a beat is found with
+ * half a part: D - H a beat and a fraction on a slow track leaves the climax's next beat and a
+ * tenth or two of a second, and the clip was cut that far past the beat (frozen-bubble's
+ * frozen-mainzik-2p, 66.7 BPM, D - H 1.02 s: 0.12 s past it). The last part is then the stretch
+ * just before a bar line (or the track's last samples), so the clip still ends on a beat.
+ */
+const SHORTEST_LAST_PART_SECONDS = 0.1;
 
 /** A place the run through the peak may leave: its time, and the bar line whose seam it is judged by. */
 interface Exit {
@@ -69,6 +77,18 @@ function exitsAfterPeak(grid: BarGrid, rest: number): Exits {
  * bar before its next downbeat, from a quiet moment, as a clip's start may.
  */
 function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
+  const exits = exitsAfterPeak(grid, rest);
+  const found = lastPartsAfterPeak(grid, rest, relaxed, exits);
+  if (found.some((choice) => choice.ending !== 'cut')) return found;
+  const detours = detoursAfterPeak(grid, rest, relaxed);
+  if (detours.some((choice) => choice.ending !== 'cut') || exits.minLastPart <= SHORTEST_LAST_PART_SECONDS) return [...found, ...detours];
+  // The run straight on to the clip's end is in `found` already.
+  const shortest = lastPartsAfterPeak(grid, rest, relaxed, { ...exits, minLastPart: SHORTEST_LAST_PART_SECONDS }).filter((choice) => choice.runs.length > 0);
+  return [...found, ...detours, ...shortest];
+}
+
+/** afterPeaks' run through the peak to where the clip ends, and its last parts after each of `exits`. */
+function lastPartsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean, { exits, minLastPart }: Exits): AfterPeak[] {
   const peak = grid.analysis.peakSeconds;
   const { lines, bars, trackSeconds } = grid;
   const found: AfterPeak[] = [];
@@ -81,7 +101,6 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
   // The climax's level over D - H, as the run through the peak would go on playing it; 0 (no
   // tail drop) when D - H outlasts the peak rule's window.
   const climaxLevel = endsInPeakWindow(grid, rest) ? rmsBetween(grid, peak, peak + rest) : 0;
-  const { exits, minLastPart } = exitsAfterPeak(grid, rest);
   for (const exit of exits) {
     const through = exit.time - peak;
     const length = rest - through;
@@ -98,7 +117,7 @@ function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] 
       found.push(lastPart(grid, exit, end, length, seam, tailDrop));
     }
   }
-  return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
+  return found;
 }
 
 /**
@@ -263,5 +282,22 @@ export function endingKinds(grid: BarGrid, rest: number): EndingKinds {
       found.push(next.value);
     }
     return found[index];
+  };
+}
+
+/**
+ * The endings after the peak that cut the clip mid-beat (the run on to the clip's end, a last
+ * part that ends off a beat), as the one kind there is: an edit's last resort when no plan with
+ * an ending on a beat lands its peak at H (edit-plan.ts hitEdit).
+ */
+export function cutEndingKinds(grid: BarGrid, rest: number): EndingKinds {
+  let cuts: AfterPeak[] | undefined;
+  return (index) => {
+    if (index > 0) return undefined;
+    if (!cuts) {
+      const strict = afterPeaks(grid, rest, false);
+      cuts = (strict.length > 0 ? strict : afterPeaks(grid, rest, true)).filter((choice) => choice.ending === 'cut');
+    }
+    return cuts.length > 0 ? cuts : undefined;
   };
 }

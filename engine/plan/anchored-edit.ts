@@ -8,7 +8,7 @@ import type { Run } from './plan.ts';
 import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, WIDE_PER_SIDE, cheapest, endsInPeakWindow } from './edit-choice.ts';
 import { type LeadIn, type LeadInRuns, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
-import { type AfterPeak, type EndingKinds, endingKinds } from './after-peak.ts';
+import { type AfterPeak, type EndingKinds, cutEndingKinds, endingKinds } from './after-peak.ts';
 
 /** Candidate plans whose clip is analysed for its peak (about 1 ms each) before the cheapest is taken as it is. */
 const MAX_PEAK_CHECKS = 8;
@@ -152,6 +152,8 @@ export interface AnchoredOptions {
   without?: number[];
   /** Where a plan that lands puts the peak on the source's own beats: H, unless the anchor is off them (heardAnchor). */
   sourceBeatHit?: number;
+  /** Plans only with endings cut mid-beat (after-peak.ts cutEndingKinds): the last resort of an edit that lands nowhere. */
+  cutEndings?: boolean;
 }
 
 /**
@@ -172,7 +174,7 @@ export interface AnchoredOptions {
 export function anchoredEdit(grid: BarGrid, duration: number, hit: number, options: AnchoredOptions = {}): Anchored | undefined {
   const { maxChecks = MAX_CHECKS, without, sourceBeatHit = hit } = options;
   const avoid = without ? [...(options.avoid ?? []), ...without] : options.avoid;
-  const { leadIns, endings } = candidateSides(grid, duration, hit, without);
+  const { leadIns, endings } = candidateSides(grid, duration, hit, without, options.cutEndings);
   const { cheapest: befores, quietest, looped } = keptLeadIns(leadIns);
   const firstKind = endings(0);
   if (befores.length === 0 || !firstKind) return undefined;
@@ -214,9 +216,9 @@ function avoidingEndings(endings: EndingKinds, peak: number, avoid: number[]): E
  * cheapest that do); else all of them (the plans that play them are then passed over as they are
  * checked).
  */
-function candidateSides(grid: BarGrid, duration: number, hit: number, avoid: number[] | undefined): { leadIns: LeadIns; endings: EndingKinds } {
+function candidateSides(grid: BarGrid, duration: number, hit: number, avoid: number[] | undefined, cutEndings = false): { leadIns: LeadIns; endings: EndingKinds } {
   const leadIns = leadInCandidates(grid, hit);
-  const endings = endingKinds(grid, duration - hit);
+  const endings = (cutEndings ? cutEndingKinds : endingKinds)(grid, duration - hit);
   if (!avoid?.length) return { leadIns, endings };
   const peak = grid.analysis.peakSeconds;
   const keeps = (leadIn: LeadInRuns) => !playsAny(avoid, [...leadIn.runs, { sourceStart: leadIn.peakRunStart, length: peak - leadIn.peakRunStart }]);

@@ -143,32 +143,48 @@ function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored,
 }
 
 /**
- * An edit with a hit point: on the track's peak; when no plan keeps that peak at H surely (or
- * none can be made at all), on other entrances in turn (anchor-with-room.ts), the first that
- * surely lands, else the first that lands (the track's own peak's thin landing first); when none
- * lands, where the missed plan's clip hears its peak, then its anchor again without the entrances
- * its clips hear instead (afterMiss); else the plan that
- * missed (on the track's peak, or on another anchor when that one could not be planned at all).
- * A thin landing on the track's peak tries the other anchors for a sure one: held out (seeds 9001
- * and 31337), thin landings missed about 1 in 10 and sure ones 1 in 36, and 4 of 48 misses
- * landed surely on another entrance (none lost). It is rare (26 of 3,000 plans of the download
- * bench's demo songs): the plan's p99 in process did not move beyond the machine's noise
- * (3.0-4.2 ms against 3.2-4.3 ms, 3 runs of each alternated).
+ * The track's peak, then other entrances in turn (anchor-with-room.ts): the first plan that surely
+ * lands, else the first that lands (the track's own peak's thin landing first), else the plan on
+ * the track's peak that missed (on another anchor when that one could not be planned at all); and
+ * the other anchors tried (none when the track's peak surely lands). With `cutEndings`, plans only with endings cut mid-beat.
  */
-function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
-  const grid = barGrid(analysis);
-  const own = anchoredEdit(grid, duration, hit);
-  if (own && own.landing === 'sure') return own;
-  let best = own;
+function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = false): { best: Anchored | undefined; others: Analysis[] } {
+  const { analysis } = grid;
+  const own = anchoredEdit(grid, duration, hit, { cutEndings });
+  // The other anchors are worked out only when the track's own peak does not surely land.
+  if (own && own.landing === 'sure') return { best: own, others: [] };
   const others = otherAnchors(grid, hit, duration - hit);
+  let best = own;
   for (const other of others) {
     // The bar grid does not depend on the peak: the other anchor shares it.
     // Plans that play the track's own peak too are passed over: it is the bigger entrance.
-    const found = anchoredEdit({ ...grid, analysis: other }, duration, hit, { maxChecks: OTHER_ANCHOR_CHECKS, avoid: [analysis.peakSeconds] });
-    if (found?.landing === 'sure') return found;
+    const found = anchoredEdit({ ...grid, analysis: other }, duration, hit, { maxChecks: OTHER_ANCHOR_CHECKS, avoid: [analysis.peakSeconds], cutEndings });
+    if (found?.landing === 'sure') return { best: found, others };
     if (found && (!best || (best.landing === 'miss' && found.landing === 'thin'))) best = found;
   }
+  return { best, others };
+}
+
+/**
+ * An edit with a hit point: the first plan that lands on the track's peak or another entrance
+ * (onAnchors). A thin landing on the track's peak tries the other anchors for a sure one: held
+ * out (seeds 9001 and 31337), thin landings missed about 1 in 10 and sure ones 1 in 36, and 4 of
+ * 48 misses landed surely on another entrance (none lost). It is rare (26 of 3,000 plans of the
+ * download bench's demo songs): the plan's p99 in process did not move beyond the machine's noise
+ * (3.0-4.2 ms against 3.2-4.3 ms, 3 runs of each alternated). When none lands, where the missed
+ * plan's clip hears its peak, then its anchor again without the entrances its clips hear instead
+ * (afterMiss); then, as a last resort, the anchors again with endings cut mid-beat: the clip ends
+ * off a beat, but its climax plays at H (H in the clip's last 3 s, seed 5: 307 -> 311 of 324
+ * land, 4 clips cut). Else the plan that missed.
+ */
+function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
+  const grid = barGrid(analysis);
+  let { best, others } = onAnchors(grid, duration, hit);
   if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)]);
+  if (best?.landing === 'miss') {
+    const cut = onAnchors(grid, duration, hit, true).best;
+    if (cut && cut.landing !== 'miss') best = cut;
+  }
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
     min: 0,

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { barAt, barGrid } from '../../engine/plan/bar-grid.ts';
 import { leadInCandidates } from '../../engine/plan/lead-in.ts';
-import { PLAN_SAMPLE_RATE, type Run } from '../../engine/plan/plan.ts';
 import { MIN_PART_SECONDS } from '../../engine/plan/edit-choice.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
+import { laidOut } from '../support/laid-out.ts';
 
 const BPM = 120;
 const TRACK_SECONDS = 80;
@@ -21,25 +21,6 @@ const HIT = 55;
 /** The issue's tolerance for the peak at H, and for a part boundary on a bar line. */
 const HIT_TOLERANCE_SECONDS = 0.025;
 const ON_LINE_SECONDS = 0.02;
-
-/** The clip `runs` make of the source, sample for sample (no crossfades: the peak is what is checked). */
-function laidOut(channels: Float32Array[], runs: Run[]): { sampleRate: number; channels: Float32Array[] } {
-  const length = runs.reduce((sum, run) => sum + Math.round(run.length * PLAN_SAMPLE_RATE), 0);
-  return {
-    sampleRate: PLAN_SAMPLE_RATE,
-    channels: channels.map((channel) => {
-      const out = new Float32Array(length);
-      let at = 0;
-      for (const run of runs) {
-        const from = Math.round(run.sourceStart * PLAN_SAMPLE_RATE);
-        const samples = Math.round(run.length * PLAN_SAMPLE_RATE);
-        out.set(channel.subarray(from, from + samples), at);
-        at += samples;
-      }
-      return out;
-    }),
-  };
-}
 
 test('an early climax, loud to the end, and a late H: the lead-in loops the quiet bars before the climax, and the peak lands at H', () => {
   const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS, TRACK_SECONDS - CLIMAX_SECONDS));

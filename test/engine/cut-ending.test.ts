@@ -1,0 +1,48 @@
+// An edit's last resort (engine/plan/edit-plan.ts hitEdit): when no plan with an ending on a beat
+// lands its peak at H, plans whose clip is cut mid-beat after the climax are tried. Only cut
+// endings are paired then, and the plan found still plays the climax at H, exactly D long.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { barGrid } from '../../engine/plan/bar-grid.ts';
+import { cutEndingKinds, endingKinds } from '../../engine/plan/after-peak.ts';
+import { anchoredEdit } from '../../engine/plan/anchored-edit.ts';
+import { climaxPiece, stereo } from '../support/synth.ts';
+import { laidOut } from '../support/laid-out.ts';
+
+const BPM = 120;
+const TRACK_SECONDS = 80;
+/** The climax 40 s in, 24 s long: room before and after it for any H in a 20 s edit. */
+const CLIMAX_SECONDS = 40;
+const DURATION = 20;
+/** H a quarter of a second off the beats, so the run on through the climax stops mid-beat. */
+const HIT = 15.25;
+/** The issue's tolerance for the peak at H, and for a time on a beat. */
+const HIT_TOLERANCE_SECONDS = 0.025;
+const ON_BEAT_SECONDS = 0.02;
+
+test('cut endings, the last resort: only endings off a beat are paired, and the clip still has its peak at H', () => {
+  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+  const analysis = analysePcm(source);
+  assert.ok(Math.abs(analysis.peakSeconds - CLIMAX_SECONDS) < HIT_TOLERANCE_SECONDS, `peak ${analysis.peakSeconds}`);
+  const grid = barGrid(analysis);
+  const rest = DURATION - HIT;
+  const cuts = cutEndingKinds(grid, rest);
+  const only = cuts(0);
+  assert.ok(only && only.length > 0, 'cut endings');
+  assert.ok(only.every((choice) => choice.ending === 'cut'), `endings ${[...new Set(only.map((choice) => choice.ending))].join(', ')}`);
+  assert.equal(cuts(1), undefined, 'one kind');
+  assert.ok(endingKinds(grid, rest)(0)!.every((choice) => choice.ending !== 'cut'), 'the usual first kind ends on a beat');
+
+  const found = anchoredEdit(grid, DURATION, HIT, { cutEndings: true });
+  assert.ok(found && found.landing !== 'miss', `landing ${found?.landing}`);
+  assert.equal(found.choice.ending, 'cut');
+  const { runs } = found.choice;
+  assert.ok(Math.abs(runs.reduce((sum, run) => sum + run.length, 0) - DURATION) < 1e-6, 'exactly D long');
+  const last = runs[runs.length - 1];
+  const end = last.sourceStart + last.length;
+  const beats = Array.from(analysis.beatTimesSeconds);
+  assert.ok(beats.every((beat) => Math.abs(beat - end) > ON_BEAT_SECONDS), `the clip ends at ${end.toFixed(3)} s of the source, on a beat`);
+  const heard = analysePcm(laidOut(source.channels, runs)).peakSeconds;
+  assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the clip's peak at ${heard.toFixed(3)}, H ${HIT}`);
+});
