@@ -77,25 +77,35 @@ function exitsAfterPeak(grid: BarGrid, rest: number): Exits {
  * bar before its next downbeat, from a quiet moment, as a clip's start may.
  */
 function afterPeaks(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
+  const found = lastPartsAfterPeak(grid, rest, relaxed, exitsAfterPeak(grid, rest));
+  return found.some((choice) => choice.ending !== 'cut') ? found : [...found, ...detoursAfterPeak(grid, rest, relaxed)];
+}
+
+/**
+ * Last parts as short as SHORTEST_LAST_PART_SECONDS that end on a beat, when D - H is so short
+ * that the exits are the beats after the peak (exitsAfterPeak) and not even half a part fits
+ * after them: asked for only when no other ending on a beat, detours included, was found.
+ */
+function shortestLastParts(grid: BarGrid, rest: number, relaxed: boolean): AfterPeak[] {
   const exits = exitsAfterPeak(grid, rest);
-  const found = lastPartsAfterPeak(grid, rest, relaxed, exits);
-  if (found.some((choice) => choice.ending !== 'cut')) return found;
-  const detours = detoursAfterPeak(grid, rest, relaxed);
-  if (detours.some((choice) => choice.ending !== 'cut') || exits.minLastPart <= SHORTEST_LAST_PART_SECONDS) return [...found, ...detours];
-  // The run straight on to the clip's end is in `found` already.
-  const shortest = lastPartsAfterPeak(grid, rest, relaxed, { ...exits, minLastPart: SHORTEST_LAST_PART_SECONDS }).filter((choice) => choice.runs.length > 0);
-  return [...found, ...detours, ...shortest];
+  if (exits.minLastPart >= MIN_PART_SECONDS) return [];
+  return lastPartsAfterPeak(grid, rest, relaxed, { ...exits, minLastPart: SHORTEST_LAST_PART_SECONDS }).filter((choice) => choice.ending !== 'cut');
+}
+
+/** The run through the peak going on to where the clip ends, if the track lasts that long. */
+function runOnAfterPeak(grid: BarGrid, rest: number): AfterPeak | undefined {
+  const peak = grid.analysis.peakSeconds;
+  if (peak + rest > grid.trackSeconds + 1e-9) return undefined;
+  const end = endChoice(grid, peak + rest);
+  return { cost: end.cost + peakWindowCost(grid, rest), runs: [], ending: end.ending, peakRunEnd: peak + rest };
 }
 
 /** afterPeaks' run through the peak to where the clip ends, and its last parts after each of `exits`. */
 function lastPartsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean, { exits, minLastPart }: Exits): AfterPeak[] {
   const peak = grid.analysis.peakSeconds;
   const { lines, bars, trackSeconds } = grid;
-  const found: AfterPeak[] = [];
-  if (peak + rest <= trackSeconds + 1e-9) {
-    const end = endChoice(grid, peak + rest);
-    found.push({ cost: end.cost + peakWindowCost(grid, rest), runs: [], ending: end.ending, peakRunEnd: peak + rest });
-  }
+  const runOn = runOnAfterPeak(grid, rest);
+  const found: AfterPeak[] = runOn ? [runOn] : [];
   // The track's last sample, and every bar line after the peak (the last one only when a decay follows it).
   const ends = [trackSeconds, ...lines.subarray(barAt(grid, peak) + 1, bars + 1).filter((line) => line < trackSeconds - ON_LINE_SECONDS)];
   // The climax's level over D - H, as the run through the peak would go on playing it; 0 (no
@@ -209,7 +219,7 @@ function returnsAfterPeak(grid: BarGrid, rest: number, relaxed: boolean): AfterP
   return found;
 }
 
-/** How a clip may end, best first: the track's own ending, then a bar line (a cut mid-beat only when neither can be reached). */
+/** How a clip may end, best first: the track's own ending, then a bar line (a cut mid-beat only when neither can be reached, or as an edit's last resort: cutEndingKinds). */
 const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
 
 /**
@@ -237,8 +247,13 @@ function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> 
       any = true;
     }
   }
+  // Nothing on a beat: the shortest last parts, else the cuts (the cut run-on is also the last resort, cutEndingKinds).
+  let shortest: AfterPeak[] = [];
+  if (!any) shortest = shortestLastParts(grid, rest, false);
+  if (!any && shortest.length === 0) shortest = shortestLastParts(grid, rest, true);
+  if (shortest.length > 0) yield shortest;
   const remaining = strict.length > 0 ? strict : relaxed!;
-  if (!any && remaining.length > 0) yield remaining;
+  if (!any && shortest.length === 0 && remaining.length > 0) yield remaining;
   if (!runsOutAfterPeak(grid, rest)) return;
   for (const isRelaxed of [false, true]) {
     // Without any ending found, afterPeaks has already tried the detours, and found none.
@@ -286,18 +301,13 @@ export function endingKinds(grid: BarGrid, rest: number): EndingKinds {
 }
 
 /**
- * The endings after the peak that cut the clip mid-beat (the run on to the clip's end, a last
- * part that ends off a beat), as the one kind there is: an edit's last resort when no plan with
- * an ending on a beat lands its peak at H (edit-plan.ts hitEdit).
+ * The one ending after the peak that cuts the clip mid-beat: the run through the peak going on to
+ * where the clip ends, when that is off a bar line (last parts all end on one, or at the track's
+ * end). As the one kind there is, it is an edit's last resort when no plan with an ending on a
+ * beat lands its peak at H (edit-plan.ts hitEdit).
  */
 export function cutEndingKinds(grid: BarGrid, rest: number): EndingKinds {
-  let cuts: AfterPeak[] | undefined;
-  return (index) => {
-    if (index > 0) return undefined;
-    if (!cuts) {
-      const strict = afterPeaks(grid, rest, false);
-      cuts = (strict.length > 0 ? strict : afterPeaks(grid, rest, true)).filter((choice) => choice.ending === 'cut');
-    }
-    return cuts.length > 0 ? cuts : undefined;
-  };
+  const runOn = runOnAfterPeak(grid, rest);
+  const kind = runOn?.ending === 'cut' ? [runOn] : undefined;
+  return (index) => (index === 0 ? kind : undefined);
 }

@@ -71,7 +71,7 @@ const HEARD_ANCHOR_CHECKS = 4;
  * anchor in `tried`, source seconds), then where that plan's clip hears its, until a plan lands,
  * no new anchor is heard, or HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
  */
-function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[]): Anchored | undefined {
+function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[], cutEndings: boolean): Anchored | undefined {
   let from = best;
   let heardPeak: number | undefined = trackedPeak;
   for (let round = 0; heardPeak !== undefined; round++) {
@@ -79,7 +79,7 @@ function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: 
     const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, heardPeak, tried) : undefined;
     if (!heard) break;
     tried.push(heard.analysis.peakSeconds);
-    const found = anchoredEdit({ ...grid, analysis: heard.analysis }, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, sourceBeatHit: heard.sourceBeatHit });
+    const found = anchoredEdit({ ...grid, analysis: heard.analysis }, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, sourceBeatHit: heard.sourceBeatHit, cutEndings });
     if (!found) continue; // no plan on that anchor: the next round hears the same clip's other anchor, if any
     if (found.landing !== 'miss') return found;
     from = found;
@@ -103,7 +103,7 @@ const RIVAL_ROUNDS = 3;
  * peak too. The first that lands, else undefined. Held out (warzone2100-music and supertux-data,
  * 69 pieces, 4 edits each, seed 4242): 266 -> 268 of 276 land; the tuned recordings' draws unchanged.
  */
-function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number): Anchored | undefined {
+function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, cutEndings: boolean): Anchored | undefined {
   const { analysis } = grid;
   const anchor = { ...grid, analysis: { ...analysis, peakSeconds: best.peakSeconds } };
   const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
@@ -119,7 +119,7 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
     if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(t, rival))) break;
     rivals.push(rival);
-    const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals });
+    const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals, cutEndings });
     if (!found) break;
     if (found.landing !== 'miss') return found;
     from = found;
@@ -135,25 +135,26 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
  * then its anchor without the entrances its clips hear instead (withoutHeardRivals), both from
  * that one tracked peak; the first that lands, else `best`.
  */
-function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[]): Anchored {
+function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[], cutEndings = false): Anchored {
   const trackedPeak = trackedPeakSeconds(grid.analysis, best.choice.runs, best.peakSeconds);
   if (trackedPeak === undefined) return best;
   if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...best, landing: 'thin' };
-  return followHeardAnchors(grid, duration, hit, best, trackedPeak, tried) ?? withoutHeardRivals(grid, duration, hit, best, trackedPeak) ?? best;
+  return followHeardAnchors(grid, duration, hit, best, trackedPeak, tried, cutEndings) ?? withoutHeardRivals(grid, duration, hit, best, trackedPeak, cutEndings) ?? best;
 }
 
 /**
  * The track's peak, then other entrances in turn (anchor-with-room.ts): the first plan that surely
  * lands, else the first that lands (the track's own peak's thin landing first), else the plan on
  * the track's peak that missed (on another anchor when that one could not be planned at all); and
- * the other anchors tried (none when the track's peak surely lands). With `cutEndings`, plans only with endings cut mid-beat.
+ * the other anchors tried (none when the track's peak surely lands; `known` when already worked
+ * out). With `cutEndings`, plans only with the ending cut mid-beat (after-peak.ts cutEndingKinds).
  */
-function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = false): { best: Anchored | undefined; others: Analysis[] } {
+function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = false, known?: Analysis[]): { best: Anchored | undefined; others: Analysis[] } {
   const { analysis } = grid;
   const own = anchoredEdit(grid, duration, hit, { cutEndings });
   // The other anchors are worked out only when the track's own peak does not surely land.
   if (own && own.landing === 'sure') return { best: own, others: [] };
-  const others = otherAnchors(grid, hit, duration - hit);
+  const others = known ?? otherAnchors(grid, hit, duration - hit);
   let best = own;
   for (const other of others) {
     // The bar grid does not depend on the peak: the other anchor shares it.
@@ -173,17 +174,20 @@ function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = fa
  * download bench's demo songs): the plan's p99 in process did not move beyond the machine's noise
  * (3.0-4.2 ms against 3.2-4.3 ms, 3 runs of each alternated). When none lands, where the missed
  * plan's clip hears its peak, then its anchor again without the entrances its clips hear instead
- * (afterMiss); then, as a last resort, the anchors again with endings cut mid-beat: the clip ends
- * off a beat, but its climax plays at H (H in the clip's last 3 s, seed 5: 307 -> 311 of 324
- * land, 4 clips cut). Else the plan that missed.
+ * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
+ * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
+ * climax plays at H. Else the plan that missed.
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
   let { best, others } = onAnchors(grid, duration, hit);
-  if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)]);
+  // afterMiss adds the anchors it hears to the list it is given: each pass starts from the anchors tried.
+  const tried = () => [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)];
+  if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, tried());
   if (best?.landing === 'miss') {
-    const cut = onAnchors(grid, duration, hit, true).best;
-    if (cut && cut.landing !== 'miss') best = cut;
+    const cut = onAnchors(grid, duration, hit, true, others).best;
+    const landed = cut?.landing === 'miss' ? afterMiss(grid, duration, hit, cut, tried(), true) : cut;
+    if (landed && landed.landing !== 'miss') best = landed;
   }
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {

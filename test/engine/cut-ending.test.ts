@@ -1,6 +1,8 @@
-// An edit's last resort (engine/plan/edit-plan.ts hitEdit): when no plan with an ending on a beat
-// lands its peak at H, plans whose clip is cut mid-beat after the climax are tried. Only cut
-// endings are paired then, and the plan found still plays the climax at H, exactly D long.
+// The pass behind an edit's last resort (engine/plan/edit-plan.ts hitEdit: when no plan with an
+// ending on a beat lands its peak at H, the same search with the clip cut mid-beat after the
+// climax): anchoredEdit with cutEndings pairs only the run through the peak on to the clip's end,
+// off a beat, and its plan still plays the climax at H, exactly D long. (No synthetic track was
+// found on which every plan ending on a beat misses; the recordings' benches measure the resort.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
