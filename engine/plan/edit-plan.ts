@@ -13,6 +13,7 @@ import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
 import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
+import { shiftedLanding } from './shifted-landing.ts';
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -166,6 +167,12 @@ function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = fa
   return { best, others };
 }
 
+/** The missed plan moved until its clip hears its peak at H (shifted-landing.ts), else as it is. */
+function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchored {
+  const heardPeak = trackedPeakSeconds(analysis, missed.choice.runs, missed.peakSeconds);
+  return (heardPeak !== undefined && shiftedLanding(analysis, hit, missed, heardPeak)) || missed;
+}
+
 /**
  * An edit with a hit point: the first plan that lands on the track's peak or another entrance
  * (onAnchors). A thin landing on the track's peak tries the other anchors for a sure one: held
@@ -176,7 +183,8 @@ function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = fa
  * plan's clip hears its peak, then its anchor again without the entrances its clips hear instead
  * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
- * climax plays at H. Else the plan that missed.
+ * climax plays at H. Then the plan that missed, its content moved by what its clip's peak misses H
+ * by (shifted-landing.ts). Else the plan that missed.
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
@@ -189,6 +197,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
     const landed = cut?.landing === 'miss' ? afterMiss(grid, duration, hit, cut, tried(), true) : cut;
     if (landed && landed.landing !== 'miss') best = landed;
   }
+  if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
     min: 0,
