@@ -185,8 +185,7 @@ export const PHASE_TIE_RATIO = 0.985;
 /**
  * A clip's landing as its tracked beats give it, and the peak rule's smaller margin there (its
  * rise's or its entrance's, in units of the loudest beat's level): how thin a thin landing is.
- * A landing with a tempo or phase toss-up is thin with a margin at or below 0 (minus how close
- * its rival comes: tieDepth), and a miss has -Infinity.
+ * A landing with a tempo or phase toss-up is thin with margin 0, and a miss has -Infinity.
  */
 export interface TrackedLanding {
   landing: Landing;
@@ -194,6 +193,7 @@ export interface TrackedLanding {
 }
 
 const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity };
+const TOSS_UP: TrackedLanding = { landing: 'thin', margin: 0 };
 
 /**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
@@ -217,20 +217,9 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   // landing with such a toss-up has no margin either: of the thin landings the widest is taken
   // (anchored-edit.ts), and two held-out clips lost theirs to a tempo and phase toss-up that
   // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost).
-  const tempoTie = tieDepth(rivalRatio, TEMPO_TIE_RATIO);
-  const endTie = phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss' ? tieDepth(phaseRatio, PHASE_TIE_RATIO) : 0;
-  const peakTie = tieDepth(phaseRivalAt(chains, periodFrames, beats[choice.beat]), PHASE_TIE_RATIO);
-  const depth = Math.max(tempoTie, endTie, peakTie);
-  return depth > 0 ? { landing: 'thin', margin: -depth } : tracked;
-}
-
-/**
- * How deep into a toss-up a rival's share `ratio` is: 0 below `threshold`, up to 1 at a dead
- * heat. A toss-up's margin is minus this: of plans that all land only on a toss-up, the one whose
- * rival comes least close is taken (anchored-edit.ts holdsBetter), not merely the cheapest.
- */
-function tieDepth(ratio: number, threshold: number): number {
-  return ratio >= threshold ? Math.max(Number.MIN_VALUE, (ratio - threshold) / (1 - threshold)) : 0;
+  if (rivalRatio >= TEMPO_TIE_RATIO) return TOSS_UP;
+  if (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss') return TOSS_UP;
+  return phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO ? TOSS_UP : tracked;
 }
 
 /**
