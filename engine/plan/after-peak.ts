@@ -29,7 +29,7 @@ const TAIL_DROP_COST = 2;
  * frozen-mainzik-2p, 66.7 BPM, D - H 1.02 s: 0.12 s past it). The last part is then the stretch
  * just before a bar line (or the track's last samples), so the clip still ends on a beat.
  */
-const SHORTEST_LAST_PART_SECONDS = 0.1;
+export const SHORTEST_LAST_PART_SECONDS = 0.1;
 
 /** A place the run through the peak may leave: its time, and the bar line whose seam it is judged by. */
 interface Exit {

@@ -8,13 +8,16 @@ import type { Analysis } from '../analysis/analyse.ts';
 import type { Run } from './plan.ts';
 import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
 import type { Anchored } from './anchored-edit.ts';
+import { SHORTEST_LAST_PART_SECONDS } from './after-peak.ts';
+import { heardSourceSeconds } from './anchor-with-room.ts';
 
-/** The largest total move (seconds): beyond about half a beat, the clip hears another beat, not the same one moved. */
+/**
+ * The largest total move (seconds): the misses it was made for were 30-380 ms off H (a fraction
+ * of a beat at 80-140 BPM); a bigger move is a clip hearing another beat, not the same one settled off.
+ */
 const MAX_SHIFT_SECONDS = 0.4;
 /** Moves tried at most: a moved clip's peak can settle off H again, by a different amount. */
 const SHIFT_ROUNDS = 3;
-/** No part may be left shorter than this (seconds) by the move. */
-const MIN_SHIFTED_PART_SECONDS = 0.1;
 
 /**
  * `runs` with their content moved `shift` seconds later in the clip (earlier when negative): the
@@ -31,7 +34,7 @@ export function shiftedRuns(runs: Run[], shift: number, trackSeconds: number): R
     last.length -= shift;
   }
   const fits = first.sourceStart >= 0 && last.sourceStart + last.length <= trackSeconds + 1e-9;
-  return fits && moved.every((run) => run.length >= MIN_SHIFTED_PART_SECONDS) ? moved : undefined;
+  return fits && moved.every((run) => run.length >= SHORTEST_LAST_PART_SECONDS) ? moved : undefined;
 }
 
 /**
@@ -50,9 +53,14 @@ export function shiftedLanding(analysis: Analysis, hit: number, missed: Anchored
     if (!moved) return undefined;
     total += shift;
     runs = moved;
-    peak = trackedPeakSeconds(analysis, runs, missed.peakSeconds);
+    // The plan's anchor is the source time playing at H: its peak_in_clip_seconds is then where
+    // the clip hears its peak, not where the old anchor was moved to (up to 0.4 s off H).
+    const anchor = heardSourceSeconds(analysis, runs, hit);
+    if (anchor === undefined) return undefined;
+    peak = trackedPeakSeconds(analysis, runs, anchor);
+    // Thin: only where its peak falls was checked (trackedPeakSeconds), not its margin (trackedLanding).
     if (peak !== undefined && Math.abs(peak - hit) <= LANDING_SECONDS) {
-      return { ...missed, choice: { ...missed.choice, runs, ending: 'cut' }, landing: 'thin' };
+      return { choice: { ...missed.choice, runs, ending: 'cut' }, landing: 'thin', peakSeconds: anchor };
     }
   }
   return undefined;

@@ -8,7 +8,7 @@ import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { shiftedLanding, shiftedRuns } from '../../engine/plan/shifted-landing.ts';
 import { trackedPeakSeconds } from '../../engine/plan/peak-landing.ts';
 import type { Anchored } from '../../engine/plan/anchored-edit.ts';
-import type { Run } from '../../engine/plan/plan.ts';
+import { type Run, planOf } from '../../engine/plan/plan.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
 import { laidOut } from '../support/laid-out.ts';
 
@@ -20,6 +20,8 @@ const HIT = 15;
 /** How far off H the missed plan's clip hears its peak: under half a beat at 120 BPM (0.25 s). */
 const MISS_SECONDS = 0.2;
 const HIT_TOLERANCE_SECONDS = 0.025;
+/** The plan's placement moves its anchor part onto the analysis's onset phases (< 2.9 ms), and rounds to 1 ms. */
+const PLAN_PEAK_TOLERANCE_SECONDS = 0.0035;
 
 const totalLength = (runs: Run[]) => runs.reduce((sum, run) => sum + run.length, 0);
 
@@ -29,7 +31,8 @@ test('a plan whose clip hears its peak 0.2 s before H is moved 0.2 s later and l
   // Two runs through the climax, placed so that it plays 0.2 s before H, off the source's beats.
   const start = analysis.peakSeconds - (HIT - MISS_SECONDS);
   const runs = [{ sourceStart: start, length: 12 }, { sourceStart: start + 12, length: DURATION - 12 }];
-  const missed: Anchored = { choice: { cost: 0, runs, ending: 'bar_line' }, landing: 'miss', peakSeconds: analysis.peakSeconds };
+  // As an edit's missed plans are: anchored at H (the source time playing there), heard elsewhere.
+  const missed: Anchored = { choice: { cost: 0, runs, ending: 'bar_line' }, landing: 'miss', peakSeconds: start + HIT };
   const heard = trackedPeakSeconds(analysis, runs, analysis.peakSeconds);
   assert.ok(heard !== undefined && Math.abs(heard - (HIT - MISS_SECONDS)) <= HIT_TOLERANCE_SECONDS, `the missed plan's clip hears its peak at ${heard}`);
 
@@ -38,6 +41,9 @@ test('a plan whose clip hears its peak 0.2 s before H is moved 0.2 s later and l
   assert.equal(moved.choice.ending, 'cut');
   assert.ok(Math.abs(totalLength(moved.choice.runs) - DURATION) < 1e-9, 'exactly D long');
   assert.ok(Math.abs(moved.choice.runs[0].sourceStart - (start - MISS_SECONDS)) < 0.03, `starts at ${moved.choice.runs[0].sourceStart}`);
+  // The plan says where the clip hears its climax: at H, not where the moved anchor plays.
+  const plan = planOf({ mode: 'edit', durationSeconds: DURATION, hitPointSeconds: HIT }, moved.choice.runs, moved.peakSeconds, moved.choice.ending);
+  assert.ok(plan.peakInClipSeconds !== null && Math.abs(plan.peakInClipSeconds - HIT) <= PLAN_PEAK_TOLERANCE_SECONDS, `peak_in_clip_seconds ${plan.peakInClipSeconds}`);
   const clipPeak = analysePcm(laidOut(source.channels, moved.choice.runs)).peakSeconds;
   assert.ok(Math.abs(clipPeak - HIT) <= HIT_TOLERANCE_SECONDS, `the moved clip's peak at ${clipPeak.toFixed(3)}, H ${HIT}`);
 
