@@ -138,6 +138,12 @@ export interface TempoEstimate {
    * reading as well, and the choice between them is a coin toss.
    */
   rivalRatio: number;
+  /**
+   * How near the choice of metrical level (the period or its half: metricalLevelPeriod) came to
+   * going the other way, in off-beat ratio: near 0, a clip's onsets a hair different read the
+   * beat at half or double this tempo.
+   */
+  levelMargin: number;
 }
 
 /** Each candidate period's score: its strength (beat, 2 beats, bar) times its prior. */
@@ -172,14 +178,14 @@ export function tempoEstimate(onset: Float32Array, frameRate: number, autocorrel
   for (let k = 0; k < scores.length; k++) if (best < 0 || scores[k] > scores[best]) best = k;
   const bestPeriod = best < 0 ? 0 : candidates.minLag + best * PERIOD_STEP_FRAMES;
   const bestLag = Math.round(bestPeriod);
-  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0 };
+  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0, levelMargin: Infinity };
   let rival = 0;
   for (let k = 0; k < scores.length; k++) {
     const period = candidates.minLag + k * PERIOD_STEP_FRAMES;
     if (Math.abs(period / bestPeriod - 1) > SAME_PERIOD_TOLERANCE) rival = Math.max(rival, scores[k]);
   }
-  const periodFrames = metricalLevelPeriod(onset, interpolatedPeriod(acf, bestLag), frameRate);
-  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0 };
+  const { periodFrames, levelMargin } = metricalLevel(onset, interpolatedPeriod(acf, bestLag), frameRate);
+  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0, levelMargin };
 }
 
 /** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
@@ -189,14 +195,24 @@ export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autoco
 
 /** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
 export function metricalLevelPeriod(onset: Float32Array, period: number, frameRate: number): number {
+  return metricalLevel(onset, period, frameRate).periodFrames;
+}
+
+/**
+ * metricalLevelPeriod, and how near its closest decision came to going the other way (in off-beat
+ * ratio: how far the deciding ratio lay from UNACCENTED_OFFBEAT_RATIO or CLEAN_PULSE_OFFBEAT_RATIO;
+ * Infinity when no faster pulse was possible).
+ */
+function metricalLevel(onset: Float32Array, period: number, frameRate: number): { periodFrames: number; levelMargin: number } {
   const fastestPeriod = (60 * frameRate) / MAX_BPM;
   const offbeatRatio = offbeatRatios(onset, frameRate);
-  while (
-    period / 2 >= fastestPeriod &&
-    offbeatRatio(period) >= UNACCENTED_OFFBEAT_RATIO &&
-    offbeatRatio(period / 2) <= CLEAN_PULSE_OFFBEAT_RATIO
-  ) {
+  let levelMargin = Infinity;
+  while (period / 2 >= fastestPeriod) {
+    // At least 0 to halve: both the beats' off-beats as strong as they (unaccented) and the faster pulse clean.
+    const halve = Math.min(offbeatRatio(period) - UNACCENTED_OFFBEAT_RATIO, CLEAN_PULSE_OFFBEAT_RATIO - offbeatRatio(period / 2));
+    levelMargin = Math.min(levelMargin, Math.abs(halve));
+    if (halve < 0) break;
     period /= 2;
   }
-  return period;
+  return { periodFrames: period, levelMargin };
 }

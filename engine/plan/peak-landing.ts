@@ -124,6 +124,15 @@ function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): 
   return { levels: phasedLevels(analysis, parts, frames), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
 }
 
+/**
+ * A clip whose choice of metrical level (the beat or twice as fast: tempo.ts metricalLevelPeriod)
+ * came within this much off-beat ratio of going the other way is as likely heard at the other
+ * level, and its peak rule then weighs other beats. Two third-set clips whose check read 99.9
+ * and 200.7 BPM were heard at 199.9 and 100.3: their deciding off-beat ratio was 0.78 and 0.81
+ * against the threshold 0.8, their rendered clips' 0.80 and 0.78 (.scratch, 2026-11-29).
+ */
+export const LEVEL_TIE_MARGIN = 0.03;
+
 /** The clip the tempo check lays out: this long (a typical edit), centred on the track's peak. */
 const TEMPO_CHECK_SECONDS = 30;
 /** A clip's beat period within this share of the track's is heard at the track's tempo (Acc1's 4%). */
@@ -203,7 +212,7 @@ const TOSS_UP: TrackedLanding = { landing: 'thin', margin: 0 };
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): TrackedLanding {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
+  const { levels, onset, periodFrames, rivalRatio, levelMargin } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
@@ -212,12 +221,12 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   const landing = landingOf(choice, hitSeconds);
   if (landing === 'miss') return MISSED;
   const tracked = { landing, margin: Math.min(choice.margin, choice.entranceMargin) };
-  // Sure only at a tempo the clip's own analysis will surely read, and in a phase it will, at
-  // the end (the rival chain) and at the peak (a chain in the other phase through it). A thin
+  // Sure only at a tempo and metrical level the clip's own analysis will surely read, and in a
+  // phase it will, at the end (the rival chain) and at the peak (a chain in the other phase through it). A thin
   // landing with such a toss-up has no margin either: of the thin landings the widest is taken
   // (anchored-edit.ts), and two held-out clips lost theirs to a tempo and phase toss-up that
   // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost).
-  if (rivalRatio >= TEMPO_TIE_RATIO) return TOSS_UP;
+  if (rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN) return TOSS_UP;
   if (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss') return TOSS_UP;
   return phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO ? TOSS_UP : tracked;
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm, analysisSignal } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, autocorrelationByFft, tempoEstimate, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
-import { PHASE_TIE_RATIO, TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
+import { LEVEL_TIE_MARGIN, PHASE_TIE_RATIO, TEMPO_TIE_RATIO } from '../../engine/plan/peak-landing.ts';
 import { beatFrames, beatFramesAndRival, phaseRivalAt } from '../../engine/analysis/beats.ts';
 import { spectrogram } from '../../engine/analysis/spectrogram.ts';
 import { onsetStrength } from '../../engine/analysis/onset.ts';
@@ -100,6 +100,29 @@ test('another tempo reading ties only where the music holds two (the plan\'s tem
   const strongWeak = Float32Array.from(clickTrack(150, SECONDS), (v, i) => (Math.floor((i - 0.5 * 44100 + beatSamples / 2) / beatSamples) % 2 === 1 ? 0.5 * v : v));
   const { rivalRatio } = await clipTempo(strongWeak);
   assert.ok(rivalRatio >= TEMPO_TIE_RATIO, `strong and weak clicks at 150 BPM: rival ${rivalRatio.toFixed(3)}`);
+});
+
+test('the metrical level ties only where the off-beats sit at the threshold of halving the period (the plan\'s level tie)', () => {
+  // Pulses at 86 BPM (60 frames) with off-beats at `level` of them, nothing else: the faster pulse
+  // (172 BPM) is clean, so the beat halves exactly when the off-beats reach 0.8 of the beats.
+  const period = 60;
+  const frames = 2590;
+  const frameRate = 22050 / 256;
+  const withOffBeats = (level: number) => {
+    const onset = new Float32Array(frames);
+    for (let f = 10; f < frames; f += period) {
+      onset[f] = 1;
+      if (f + period / 2 < frames) onset[f + period / 2] = level;
+    }
+    return tempoEstimate(onset, frameRate, autocorrelationByFft);
+  };
+  const bpm = (periodFrames: number) => (60 * frameRate) / periodFrames;
+  for (const [level, expectedBpm, tied] of [[0.5, 86, false], [0.78, 86, true], [0.82, 172, true], [0.9, 172, false]] as const) {
+    const { periodFrames, levelMargin } = withOffBeats(level);
+    assert.ok(Math.abs(bpm(periodFrames) / expectedBpm - 1) < 0.02, `off-beats at ${level}: ${bpm(periodFrames).toFixed(1)} BPM`);
+    assert.equal(levelMargin < LEVEL_TIE_MARGIN, tied, `off-beats at ${level}: level margin ${levelMargin.toFixed(3)}`);
+    assert.ok(Math.abs(levelMargin - Math.abs(level - 0.8)) < 0.01, `off-beats at ${level}: the margin is their distance from 0.8 (${levelMargin.toFixed(3)})`);
+  }
 });
 
 // 120 BPM at the analysis's ~86 frames/s: a pulse every 43 frames, 30 s, ending on an off-beat
