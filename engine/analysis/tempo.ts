@@ -139,7 +139,7 @@ export interface TempoEstimate {
    */
   rivalRatio: number;
   /**
-   * How near the choice of metrical level (the period or its half: metricalLevelPeriod) came to
+   * How near the choice of metrical level (the period or its half: metricalLevel) came to
    * going the other way, in off-beat ratio: near 0, a clip's onsets a hair different read the
    * beat at half or double this tempo.
    */
@@ -193,15 +193,11 @@ export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autoco
   return tempoEstimate(onset, frameRate, autocorrelationOf).periodFrames;
 }
 
-/** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
-export function metricalLevelPeriod(onset: Float32Array, period: number, frameRate: number): number {
-  return metricalLevel(onset, period, frameRate).periodFrames;
-}
-
 /**
- * metricalLevelPeriod, and how near its closest decision came to going the other way (in off-beat
- * ratio: how far the deciding ratio lay from UNACCENTED_OFFBEAT_RATIO or CLEAN_PULSE_OFFBEAT_RATIO;
- * Infinity when no faster pulse was possible).
+ * The beat period among `period` and its halves (see the top of the file), never faster than
+ * MAX_BPM, and how near its closest decision came to going the other way (in off-beat ratio: how
+ * far the deciding ratio lay from UNACCENTED_OFFBEAT_RATIO or CLEAN_PULSE_OFFBEAT_RATIO; Infinity
+ * when no faster pulse was possible).
  */
 function metricalLevel(onset: Float32Array, period: number, frameRate: number): { periodFrames: number; levelMargin: number } {
   const fastestPeriod = (60 * frameRate) / MAX_BPM;

@@ -125,7 +125,7 @@ function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): 
 }
 
 /**
- * A clip whose choice of metrical level (the beat or twice as fast: tempo.ts metricalLevelPeriod)
+ * A clip whose choice of metrical level (the beat or twice as fast: tempo.ts metricalLevel)
  * came within this much off-beat ratio of going the other way is as likely heard at the other
  * level, and its peak rule then weighs other beats. Two third-set clips whose check read 99.9
  * and 200.7 BPM were heard at 199.9 and 100.3: their deciding off-beat ratio was 0.78 and 0.81
