@@ -3,7 +3,8 @@ import type { Pcm } from '../mp3/decode.ts';
 import { spectrogram } from './spectrogram.ts';
 import { ONSET_PHASES, ONSET_PHASE_SAMPLES, frameSeconds } from './frames.ts';
 import { ANALYSIS_VERSION } from './version.ts';
-import { onsetStrength } from './onset.ts';
+import { onsetOfFlux, spectralFlux } from './onset.ts';
+import { bandLevels } from './band-levels.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
 import { downbeatIndices } from './bars.ts';
@@ -39,13 +40,17 @@ export interface Analysis {
   /** Onset strength per frame. */
   onset: Float32Array;
   /**
-   * Onset strength per frame of the signal started ONSET_PHASE_SAMPLES, 2x and 3x that later (full-
-   * rate samples), one after another, each `onset.length` long: a clip whose part plays the source
-   * at such a phase against its own frames has exactly these onsets (plan/phased-layout.ts).
+   * Spectral flux per frame (onset.ts: the onsets before their local mean is taken away) of the
+   * signal itself and started ONSET_PHASE_SAMPLES, 2x and 3x that later (full-rate samples), one
+   * after another, each `onset.length` long: a clip whose part plays the source at such a phase
+   * against its own frames has exactly this flux, and its onsets take the local mean over the
+   * clip's own frames, across its joins (plan/phased-layout.ts).
    */
-  onsetPhases: Float32Array;
-  /** RMS per frame at the same phases as onsetPhases, laid out the same way. */
+  fluxPhases: Float32Array;
+  /** RMS per frame at phases 1, 2 and 3 (fluxPhases), one after another. */
   rmsPhases: Float32Array;
+  /** Each frame's coarse band levels (band-levels.ts): frames x BAND_LEVELS bytes, for the onset a clip's join makes. */
+  bandLevels: Uint8Array;
   /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
@@ -67,25 +72,29 @@ export function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: numb
 }
 
 /**
- * The onsets and RMS of the signal started 1, 2 and 3 phases later, each `frames` long (zero past
- * the signal's end): a phase is a whole number of half-rate samples, so each is `mono` from there on.
+ * The flux of the signal (phase 0: `flux`) and of the signal started 1, 2 and 3 phases later, and
+ * those phases' RMS, each `flux.length` long (zero past the signal's end): a phase is a whole
+ * number of half-rate samples, so each is `mono` from there on.
  */
-function phasesOf(mono: Float32Array, sampleRate: number, frames: number): { onsetPhases: Float32Array; rmsPhases: Float32Array } {
-  const onsetPhases = new Float32Array((ONSET_PHASES - 1) * frames);
+function phasesOf(mono: Float32Array, sampleRate: number, flux: Float32Array): { fluxPhases: Float32Array; rmsPhases: Float32Array } {
+  const frames = flux.length;
+  const fluxPhases = new Float32Array(ONSET_PHASES * frames);
   const rmsPhases = new Float32Array((ONSET_PHASES - 1) * frames);
+  fluxPhases.set(flux);
   for (let p = 1; p < ONSET_PHASES; p++) {
     const spec = spectrogram(mono.subarray((p * ONSET_PHASE_SAMPLES) / 2), sampleRate, false);
-    onsetPhases.set(onsetStrength(spec.logBands, spec.bands, spec.frames).subarray(0, frames), (p - 1) * frames);
+    fluxPhases.set(spectralFlux(spec.logBands, spec.bands, spec.frames).subarray(0, frames), p * frames);
     rmsPhases.set(spec.rms.subarray(0, frames), (p - 1) * frames);
   }
-  return { onsetPhases, rmsPhases };
+  return { fluxPhases, rmsPhases };
 }
 
 export function analysePcm(pcm: Pcm): Analysis {
   const { mono, sampleRate } = analysisSignal(pcm);
   const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
   const spec = spectrogram(mono, sampleRate);
-  const onset = onsetStrength(spec.logBands, spec.bands, spec.frames);
+  const flux = spectralFlux(spec.logBands, spec.bands, spec.frames);
+  const onset = onsetOfFlux(flux);
   const period = tempoPeriodFrames(onset, spec.frameRate);
   const beats = beatFrames(onset, period);
   const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
@@ -110,7 +119,8 @@ export function analysePcm(pcm: Pcm): Analysis {
     peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
     rms: spec.rms,
     onset,
-    ...phasesOf(mono, sampleRate, onset.length),
+    ...phasesOf(mono, sampleRate, flux),
+    bandLevels: bandLevels(spec.logBands, spec.bands, spec.frames),
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
     barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
     loudnessLufs: Number.isFinite(loudnessLufs) ? Math.round(loudnessLufs * 10) / 10 : null,

@@ -1,9 +1,12 @@
-// Analysis <-> bytes: a JSON header of the scalar fields followed by the typed arrays, so the
-// catalog can persist it per track and the pool can move it between threads without copying.
+// Analysis <-> bytes: a JSON header of the scalar fields followed by the typed arrays (the float
+// arrays, then the byte arrays), so the catalog can persist it per track and the pool can move it
+// between threads without copying.
 import type { Analysis } from './analyse.ts';
 import { ANALYSIS_VERSION } from './version.ts';
 
-const ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'onsetPhases', 'rmsPhases', 'barFeatures', 'waveformPeaks'] as const;
+const FLOAT_ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'fluxPhases', 'rmsPhases', 'barFeatures', 'waveformPeaks'] as const;
+const BYTE_ARRAYS = ['bandLevels'] as const;
+const ARRAYS = [...FLOAT_ARRAYS, ...BYTE_ARRAYS];
 const MAGIC = 0x4d4c4131; // "MLA1"
 
 export function serialiseAnalysis(analysis: Analysis): Uint8Array {
@@ -12,7 +15,7 @@ export function serialiseAnalysis(analysis: Analysis): Uint8Array {
   const lengths = ARRAYS.map((name) => analysis[name].length);
   const header = new TextEncoder().encode(JSON.stringify({ scalars, lengths }));
   const headerPadded = Math.ceil((8 + header.length) / 4) * 4; // typed arrays need 4-byte alignment
-  const total = headerPadded + lengths.reduce((n, l) => n + 4 * l, 0);
+  const total = headerPadded + ARRAYS.reduce((n, name) => n + analysis[name].byteLength, 0);
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC);
@@ -41,10 +44,14 @@ export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
   if (scalars.version !== ANALYSIS_VERSION) throw new Error(`analysis version ${scalars.version}, expected ${ANALYSIS_VERSION}`);
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   let offset = Math.ceil((8 + headerLength) / 4) * 4;
-  const arrays: Record<string, Float32Array> = {};
-  ARRAYS.forEach((name, i) => {
+  const arrays: Record<string, Float32Array | Uint8Array> = {};
+  FLOAT_ARRAYS.forEach((name, i) => {
     arrays[name] = new Float32Array(aligned.buffer, aligned.byteOffset + offset, lengths[i]);
     offset += 4 * lengths[i];
+  });
+  BYTE_ARRAYS.forEach((name, i) => {
+    arrays[name] = new Uint8Array(aligned.buffer, aligned.byteOffset + offset, lengths[FLOAT_ARRAYS.length + i]);
+    offset += lengths[FLOAT_ARRAYS.length + i];
   });
   return { ...scalars, ...arrays } as unknown as Analysis;
 }

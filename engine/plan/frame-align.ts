@@ -46,7 +46,7 @@ export function alignToFrames<T extends Placed>(parts: T[], anchor: number, samp
 
 /**
  * The analysis's frames fall every 512 source samples, and its onsets are kept at four phases of
- * that hop (ONSET_PHASE_SAMPLES apart: analyse.ts onsetPhases). A part whose offset (source start -
+ * that hop (ONSET_PHASE_SAMPLES apart: analyse.ts fluxPhases). A part whose offset (source start -
  * clip start) is a whole number of phases plays exactly the onsets of one of them, and since every
  * part's offset is the anchor's modulo an MP3 frame (1152 samples, itself a whole number of
  * phases), so does every other part once the anchor's is: the check of a plan (peak-landing.ts)
