@@ -36,7 +36,7 @@ export function frameAtSeconds(seconds: number, frameRate: number): number {
   return Math.round(seconds * frameRate - CENTRE_FRAMES);
 }
 
-/** The analysis frames' hop in full-rate samples is split into this many phases (analyse.ts onsetPhases). */
+/** The analysis frames' hop in full-rate samples is split into this many phases (analyse.ts fluxPhases). */
 export const ONSET_PHASES = 4;
 /** Full-rate samples between onset phases: the hop (HOP_SIZE at half rate) over ONSET_PHASES. */
 export const ONSET_PHASE_SAMPLES = (2 * HOP_SIZE) / ONSET_PHASES;
