@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
 import { trackedLanding } from '../../engine/plan/peak-landing.ts';
-import { frameSeconds } from '../../engine/analysis/frames.ts';
+import { ONSET_PHASES, frameSeconds } from '../../engine/analysis/frames.ts';
+import { BAND_LEVELS } from '../../engine/analysis/band-levels.ts';
 
 /** The analysis's frame rate (44,100 Hz / 256 hop). */
 const FRAME_RATE = 44100 / 256;
@@ -17,7 +18,17 @@ const QUIET_RMS = 0.05;
 const CLIMAX_RMS = 0.4;
 const ENTRANCE_SECONDS = 6;
 
-/** The fields a tracked landing reads: onsets and RMS per frame, at the analysis's frame rate. */
+/** The same envelope at each of `phases` onset phases, one after another (the analysis's layout). */
+function atEveryPhase(envelope: Float32Array, phases: number): Float32Array {
+  const out = new Float32Array(phases * envelope.length);
+  for (let p = 0; p < phases; p++) out.set(envelope, p * envelope.length);
+  return out;
+}
+
+/**
+ * The fields a tracked landing reads, at the analysis's frame rate: the flux (an impulse on every
+ * beat) and RMS per frame at every onset phase, and band levels (read only at joins: none here).
+ */
 function trackWith(rivalRms: number): Analysis {
   const frames = Math.round(TRACK_SECONDS * FRAME_RATE);
   const onset = new Float32Array(frames);
@@ -27,7 +38,15 @@ function trackWith(rivalRms: number): Analysis {
     const from = Math.round(at * FRAME_RATE);
     rms.fill(level, from, from + Math.round(ENTRANCE_SECONDS * FRAME_RATE));
   }
-  return { frameRate: FRAME_RATE, onset, rms, durationSeconds: TRACK_SECONDS } as unknown as Analysis;
+  return {
+    frameRate: FRAME_RATE,
+    onset,
+    rms,
+    fluxPhases: atEveryPhase(onset, ONSET_PHASES),
+    rmsPhases: atEveryPhase(rms, ONSET_PHASES - 1),
+    bandLevels: new Uint8Array(frames * BAND_LEVELS),
+    durationSeconds: TRACK_SECONDS,
+  } as unknown as Analysis;
 }
 
 test('a tracked landing\'s margin narrows as a rival entrance grows: sure, then thin, then a miss', () => {
