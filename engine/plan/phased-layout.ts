@@ -30,16 +30,15 @@ interface PhasedSegment {
 /** Where each part's frames come from: the frames whose window centre it plays, at the phase it plays the source. */
 function phasedSegments(analysis: Analysis, parts: PlanPart[], frames: number): PhasedSegment[] {
   const hop = PLAN_SAMPLE_RATE / analysis.frameRate;
-  const phases = ONSET_PHASES;
-  const phaseSamples = hop / phases;
+  const phaseSamples = hop / ONSET_PHASES;
   return parts.map((part) => {
     const steps = Math.round((part.sourceStart - part.clipStart) / phaseSamples);
-    const phase = mod(steps, phases);
+    const phase = mod(steps, ONSET_PHASES);
     return {
       clipFrom: Math.max(0, Math.ceil(part.clipStart / hop - CENTRE_HOPS)),
       clipTo: Math.min(frames, Math.ceil((part.clipStart + part.length) / hop - CENTRE_HOPS)),
       phase,
-      frameShift: (steps - phase) / phases,
+      frameShift: (steps - phase) / ONSET_PHASES,
     };
   });
 }
