@@ -48,6 +48,8 @@ export interface Anchored {
   choice: Choice;
   landing: Landing;
   peakSeconds: number;
+  /** Where the check hears the clip's peak (clip seconds), when it worked that out for a landing. */
+  heardSeconds?: number;
 }
 
 /** A candidate plan and its place in the order of preference. */
@@ -56,18 +58,19 @@ interface Ranked {
   rank: number;
 }
 
-/** A candidate plan whose clip lands its peak at H thinly, and the peak rule's margin there (TrackedLanding). */
-type Thin = Ranked & { margin: number };
+/** A candidate plan whose clip lands its peak at H thinly, the peak rule's margin there, and where it hears its peak (TrackedLanding). */
+type Thin = Ranked & { margin: number; seconds: number };
 
 /** Whether thin landing `a` is likelier to hold than `b`: a wider margin, or as wide and preferred. */
 function holdsBetter(a: Thin, b: Thin | undefined): boolean {
   return !b || a.margin > b.margin || (a.margin === b.margin && a.rank < b.rank);
 }
 
-/** A plan that lands the peak at H, and how surely. */
+/** A plan that lands the peak at H, how surely, and where its clip hears the peak (clip seconds). */
 interface Landed {
   choice: Choice;
   landing: 'sure' | 'thin';
+  heardSeconds: number;
 }
 
 /** Tail keys hold times in these units of a second: a run's end worked out two ways differs in its last bits. */
@@ -112,33 +115,35 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
   let widestThin: Thin | undefined;
   let tracked = 0;
   const tailMissed = (choice: Choice) => missedTails.size > 0 && missedTails.has(tailKey(choice.runs, hit));
-  const landsSurely = ({ choice, rank }: Ranked): boolean => {
-    if (++tracked > maxTracked) return false;
-    const { landing, margin } = trackedLanding(analysis, choice.runs, hit);
+  /** The plan as a sure landing, once tracked; undefined when it is not one (a thin one is kept if it holds best). */
+  const sureLanding = ({ choice, rank }: Ranked): Landed | undefined => {
+    if (++tracked > maxTracked) return undefined;
+    const { landing, margin, seconds } = trackedLanding(analysis, choice.runs, hit);
     if (landing === 'miss') missedTails.add(tailKey(choice.runs, hit));
-    const thin = { choice, rank, margin };
+    const thin = { choice, rank, margin, seconds };
     if (landing === 'thin' && holdsBetter(thin, widestThin)) widestThin = thin;
-    return landing === 'sure';
+    return landing === 'sure' ? { choice, landing, heardSeconds: seconds } : undefined;
   };
   // Where clips are heard at another tempo than the track's, the source's beats say nothing: each is tracked.
   const screened = screen && clipsKeepTrackTempo(analysis);
   let rank = 0;
+  let sure: Landed | undefined;
   for (const choice of candidates) {
     if (tracked >= maxTracked) break;
     const onSourceBeats = screened ? sourceBeatLanding(analysis, choice.runs, sourceBeatHit) : 'sure';
     const ranked = { choice, rank: rank++ };
     if (onSourceBeats === 'thin') thinOnSourceBeats.push(ranked);
     else if (onSourceBeats === 'sure' && tailMissed(choice)) afterMissedTails.push(ranked);
-    else if (onSourceBeats === 'sure' && landsSurely(ranked)) return { choice, landing: 'sure' };
+    else if (onSourceBeats === 'sure' && (sure = sureLanding(ranked))) return sure;
   }
   for (const ranked of thinOnSourceBeats) {
     if (tailMissed(ranked.choice)) afterMissedTails.push(ranked);
-    else if (landsSurely(ranked)) return { choice: ranked.choice, landing: 'sure' };
+    else if ((sure = sureLanding(ranked))) return sure;
   }
   for (const ranked of afterMissedTails) {
-    if (landsSurely(ranked)) return { choice: ranked.choice, landing: 'sure' };
+    if ((sure = sureLanding(ranked))) return sure;
   }
-  return widestThin && { choice: widestThin.choice, landing: 'thin' };
+  return widestThin && { choice: widestThin.choice, landing: 'thin', heardSeconds: widestThin.seconds };
 }
 
 /** How anchoredEdit searches: its budget of checks, source times its plans must not play (two ways), where they land on the source's beats. */
@@ -190,7 +195,7 @@ export function anchoredEdit(grid: BarGrid, duration: number, hit: number, optio
     ?? wideLanding(grid, hit, { avoid, sourceBeatHit }, leadIns, endings, checkedKeys, lateBreaths)
     ?? (looped.length > 0 ? firstLanding(grid.analysis, unchecked(pairs(looped, preferred), avoid, new Set(), LOOPED_PEAK_CHECKS), hit, sourceBeatHit, { screen: false }) : undefined);
   // Fields by name, not a spread with peakSeconds added: see peakOn (peak-landing.ts).
-  return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
+  return landed ? { choice: landed.choice, landing: landed.landing, peakSeconds, heardSeconds: landed.heardSeconds } : { choice: choices[0], landing: 'miss', peakSeconds };
 }
 
 /** Whether any of the source times `times` plays in `runs`. */

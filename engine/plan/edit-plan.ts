@@ -1,7 +1,8 @@
 // Edit mode: exactly D seconds of the track's own bars. Without a hit point: the best start
 // (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
-// join between them where two bars sound alike. With a hit point H: the peak lands at H (< 2.9 ms),
-// by the search around the track's peak (anchored-edit.ts), else around other entrances
+// join between them where two bars sound alike. With a hit point H: the peak lands at H (< 2.9 ms;
+// up to 15 ms more where its clip would hear it a frame or more off H: centred-landing.ts), by the
+// search around the track's peak (anchored-edit.ts), else around other entrances
 // (anchor-with-room.ts), else where a missed plan's clip hears its peak.
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
@@ -14,6 +15,7 @@ import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
 import { shiftedLanding } from './shifted-landing.ts';
+import { centredLanding } from './centred-landing.ts';
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -76,7 +78,7 @@ function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: 
   let from = best;
   let heardPeak: number | undefined = trackedPeak;
   for (let round = 0; heardPeak !== undefined; round++) {
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak };
     const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, heardPeak, tried) : undefined;
     if (!heard) break;
     tried.push(heard.analysis.peakSeconds);
@@ -116,7 +118,7 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     // `best`'s own peak was worked out and found off H by the caller; each later plan's is worked out here.
     if (round > 0) heardPeak = trackedPeakSeconds(analysis, from.choice.runs, from.peakSeconds);
     if (heardPeak === undefined) break;
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin' };
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak };
     const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
     if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(t, rival))) break;
     rivals.push(rival);
@@ -139,7 +141,7 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
 function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[], cutEndings = false): Anchored {
   const trackedPeak = trackedPeakSeconds(grid.analysis, best.choice.runs, best.peakSeconds);
   if (trackedPeak === undefined) return best;
-  if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...best, landing: 'thin' };
+  if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...best, landing: 'thin', heardSeconds: trackedPeak };
   return followHeardAnchors(grid, duration, hit, best, trackedPeak, tried, cutEndings) ?? withoutHeardRivals(grid, duration, hit, best, trackedPeak, cutEndings) ?? best;
 }
 
@@ -173,6 +175,12 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
   return (heardPeak !== undefined && shiftedLanding(analysis, hit, missed, heardPeak)) || missed;
 }
 
+/** A landing moved so its clip hears its peak nearer H (centred-landing.ts), its peak worked out here when the search did not keep it. */
+function centred(analysis: Analysis, hit: number, landed: Anchored): Anchored {
+  const heard = landed.heardSeconds ?? trackedPeakSeconds(analysis, landed.choice.runs, landed.peakSeconds);
+  return heard === undefined ? landed : centredLanding(analysis, hit, landed, heard);
+}
+
 /**
  * An edit with a hit point: the first plan that lands on the track's peak or another entrance
  * (onAnchors). A thin landing on the track's peak tries the other anchors for a sure one: held
@@ -184,7 +192,8 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
  * climax plays at H. Then the plan that missed, its content moved by what its clip's peak misses H
- * by (shifted-landing.ts). Else the plan that missed.
+ * by (shifted-landing.ts). Else the plan that missed. A plan that lands, but is heard more than a
+ * frame off H, is moved a few milliseconds towards it (centred).
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
@@ -198,6 +207,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
     if (landed && landed.landing !== 'miss') best = landed;
   }
   if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
+  if (best && best.landing !== 'miss') return centred(analysis, hit, best);
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
     min: 0,

@@ -60,7 +60,7 @@ export function shiftedLanding(analysis: Analysis, hit: number, missed: Anchored
     peak = trackedPeakSeconds(analysis, runs, anchor);
     // Thin: only where its peak falls was checked (trackedPeakSeconds), not its margin (trackedLanding).
     if (peak !== undefined && Math.abs(peak - hit) <= LANDING_SECONDS) {
-      return { choice: { ...missed.choice, runs, ending: 'cut' }, landing: 'thin', peakSeconds: anchor };
+      return { choice: { ...missed.choice, runs, ending: 'cut' }, landing: 'thin', peakSeconds: anchor, heardSeconds: peak };
     }
   }
   return undefined;
