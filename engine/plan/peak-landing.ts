@@ -221,16 +221,20 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   const choice = peakOn(beats, levels, rate);
   const landing = landingOf(choice, hitSeconds);
   if (landing === 'miss') return MISSED;
-  const tracked = { landing, margin: Math.min(choice.margin, choice.entranceMargin), seconds: choice.seconds };
-  const tossUp = { landing: 'thin' as const, margin: 0, seconds: choice.seconds };
+  const tracked: TrackedLanding = { landing, margin: Math.min(choice.margin, choice.entranceMargin), seconds: choice.seconds };
   // Sure only at a tempo and metrical level the clip's own analysis will surely read, and in a
   // phase it will, at the end (the rival chain) and at the peak (a chain in the other phase through it). A thin
   // landing with such a toss-up has no margin either: of the thin landings the widest is taken
   // (anchored-edit.ts), and two held-out clips lost theirs to a tempo and phase toss-up that
   // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost).
-  if (rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN) return tossUp;
-  if (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss') return tossUp;
-  return phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO ? tossUp : tracked;
+  const tossUp = rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN
+    || (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss')
+    || phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO;
+  if (tossUp) {
+    tracked.landing = 'thin';
+    tracked.margin = 0;
+  }
+  return tracked;
 }
 
 /**
