@@ -1,5 +1,5 @@
 // A landing made surer: a plan whose clip hears its peak within the landing tolerance of H, but
-// a frame or more off it, moved by that much so its clip hears the peak at H. The encoded clip's
+// a frame or more off it, moved by that much (up to 15 ms) so its clip hears the peak nearer H. The encoded clip's
 // beat tracking can settle a frame away from the check's (the two agree to the frame on most
 // clips, not all), and a landing a frame from the tolerance's edge then misses.
 import type { Analysis } from '../analysis/analyse.ts';
@@ -23,8 +23,9 @@ const CENTRE_MAX_SECONDS = 0.015;
 /**
  * `runs` with their content moved `shift` seconds later in the clip (earlier when negative), for a
  * move of a few milliseconds: the clip's start takes that much more (less) before its first run,
- * and its end that much less (more) after; a clip that ends with the track, which cannot end later,
- * starts its last run that much earlier instead (the bar before it lasts that much longer). Undefined when it does not fit.
+ * and its end that much less (more) after. A clip that ends with the track, which cannot end
+ * later, starts its last run that much earlier instead (the bar across that join lasts that much
+ * longer). Undefined when it does not fit.
  */
 export function centredRuns(runs: Run[], shift: number, trackSeconds: number, peakSeconds: number): Run[] | undefined {
   const moved = shiftedRuns(runs, shift, trackSeconds);
