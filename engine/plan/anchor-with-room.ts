@@ -91,13 +91,21 @@ export interface HeardAnchor {
   sourceBeatHit: number;
 }
 
+/**
+ * The analysis with its peak at `peakSeconds`: the anchor an edit's plans are made around and
+ * checked at (the analysis itself when that is already its peak).
+ */
+export function anchoredAt(analysis: Analysis, peakSeconds: number): Analysis {
+  return peakSeconds === analysis.peakSeconds ? analysis : { ...analysis, peakSeconds };
+}
+
 /** The anchor a clip's peak makes; undefined when there is none, it plays at H, or it is one of `tried` (source seconds). */
 function anchorAt(analysis: Analysis, hit: number, peak: ClipPeak | undefined, tried: number[]): HeardAnchor | undefined {
   if (!peak || Math.abs(peak.clipSeconds - hit) <= LANDING_SECONDS) return undefined;
   const source = peak.sourceSeconds;
   if (tried.some((anchor) => Math.abs(anchor - source) <= LANDING_SECONDS)) return undefined;
   const beat = nearestTime(analysis.beatTimesSeconds, source) ?? source;
-  return { analysis: { ...analysis, peakSeconds: source }, sourceBeatHit: hit - (source - beat) };
+  return { analysis: anchoredAt(analysis, source), sourceBeatHit: hit - (source - beat) };
 }
 
 /**

@@ -1,7 +1,7 @@
 // A landing made surer: a plan whose clip hears its peak within the landing tolerance of H, but
-// a frame or more off it, moved by that much (up to 15 ms) so its clip hears the peak nearer H. The encoded clip's
-// beat tracking can settle a frame away from the check's (the two agree to the frame on most
-// clips, not all), and a landing a frame from the tolerance's edge then misses.
+// a frame or more off it, moved by that much (up to 15 ms) so its clip hears the peak nearer H.
+// The encoded clip's beat tracking can settle a frame away from the check's (the two agree to the
+// frame on most clips, not all), and a landing a frame from the tolerance's edge then misses.
 import type { Analysis } from '../analysis/analyse.ts';
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
 import { PLAN_SAMPLE_RATE, type Run, placedParts } from './plan.ts';
@@ -9,6 +9,7 @@ import { trackedLanding } from './peak-landing.ts';
 import type { Anchored } from './anchored-edit.ts';
 import { SHORTEST_LAST_PART_SECONDS } from './after-peak.ts';
 import { shiftedRuns } from './shifted-landing.ts';
+import { anchoredAt } from './anchor-with-room.ts';
 
 /**
  * A landing's clip hears its peak off H by less than the landing tolerance, but by more than this
@@ -66,13 +67,14 @@ function allowedShift(runs: Run[], shift: number, peakSeconds: number, ending: A
 }
 
 /**
- * A plan that lands (`landed`, its clip heard at `heardPeak`) moved by up to CENTRE_MAX_SECONDS
- * towards hearing its peak right at H, when it hears it more than CENTRE_FROM_SECONDS off (and
- * for an ending on a bar line, no further than allowedShift): the moved plan when its clip lands
- * as surely and nearer H, else `landed`.
+ * A plan that lands (`landed`, its clip heard at `heardSeconds`: every landing the search makes
+ * carries it) moved by up to CENTRE_MAX_SECONDS towards hearing its peak right at H, when it hears
+ * it more than CENTRE_FROM_SECONDS off (and for an ending on a bar line, no further than
+ * allowedShift): the moved plan when its clip lands as surely and nearer H, else `landed`.
  */
-export function centredLanding(analysis: Analysis, hit: number, landed: Anchored, heardPeak: number): Anchored {
-  const off = heardPeak - hit;
+export function centredLanding(analysis: Analysis, hit: number, landed: Anchored): Anchored {
+  if (landed.heardSeconds === undefined) return landed;
+  const off = landed.heardSeconds - hit;
   if (Math.abs(off) <= CENTRE_FROM_SECONDS) return landed;
   const { runs: before, ending } = landed.choice;
   const shift = allowedShift(before, Math.max(-CENTRE_MAX_SECONDS, Math.min(CENTRE_MAX_SECONDS, -off)), landed.peakSeconds, ending);
@@ -80,8 +82,7 @@ export function centredLanding(analysis: Analysis, hit: number, landed: Anchored
   if (shift * off >= 0) return landed;
   const runs = centredRuns(before, shift, analysis.durationSeconds, landed.peakSeconds);
   if (!runs) return landed;
-  const anchored = landed.peakSeconds === analysis.peakSeconds ? analysis : { ...analysis, peakSeconds: landed.peakSeconds };
-  const { landing, seconds } = trackedLanding(anchored, runs, hit);
+  const { landing, seconds } = trackedLanding(anchoredAt(analysis, landed.peakSeconds), runs, hit);
   const asSurely = landing === 'sure' || (landing === 'thin' && landed.landing === 'thin');
   return asSurely && Math.abs(seconds - hit) < Math.abs(off) ? { ...landed, choice: { ...landed.choice, runs }, landing, heardSeconds: seconds } : landed;
 }

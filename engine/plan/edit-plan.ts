@@ -13,7 +13,7 @@ import { contentWorth } from './content.ts';
 import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
 import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
-import { heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
+import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
 import { shiftedLanding } from './shifted-landing.ts';
 import { centredLanding } from './centred-landing.ts';
 
@@ -108,7 +108,7 @@ const RIVAL_ROUNDS = 3;
  */
 function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, cutEndings: boolean): Anchored | undefined {
   const { analysis } = grid;
-  const anchor = { ...grid, analysis: { ...analysis, peakSeconds: best.peakSeconds } };
+  const anchor = { ...grid, analysis: anchoredAt(analysis, best.peakSeconds) };
   const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
   const rivals: number[] = [];
   const sameBar = (a: number, b: number) => barAt(grid, a) === barAt(grid, b);
@@ -175,12 +175,6 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
   return (heardPeak !== undefined && shiftedLanding(analysis, hit, missed, heardPeak)) || missed;
 }
 
-/** A landing moved so its clip hears its peak nearer H (centred-landing.ts), its peak worked out here when the search did not keep it. */
-function centred(analysis: Analysis, hit: number, landed: Anchored): Anchored {
-  const heard = landed.heardSeconds ?? trackedPeakSeconds(analysis, landed.choice.runs, landed.peakSeconds);
-  return heard === undefined ? landed : centredLanding(analysis, hit, landed, heard);
-}
-
 /**
  * An edit with a hit point: the first plan that lands on the track's peak or another entrance
  * (onAnchors). A thin landing on the track's peak tries the other anchors for a sure one: held
@@ -193,7 +187,7 @@ function centred(analysis: Analysis, hit: number, landed: Anchored): Anchored {
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
  * climax plays at H. Then the plan that missed, its content moved by what its clip's peak misses H
  * by (shifted-landing.ts). Else the plan that missed. A plan that lands, but is heard more than a
- * frame off H, is moved a few milliseconds towards it (centred).
+ * frame off H, is moved a few milliseconds towards it (centred-landing.ts).
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
@@ -207,7 +201,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
     if (landed && landed.landing !== 'miss') best = landed;
   }
   if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
-  if (best && best.landing !== 'miss') return centred(analysis, hit, best);
+  if (best && best.landing !== 'miss') return centredLanding(analysis, hit, best);
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
     min: 0,

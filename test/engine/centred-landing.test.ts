@@ -30,12 +30,12 @@ test('a plan whose clip hears its peak 18 ms before H is moved later, exactly D 
   // Two runs through the climax, placed so that it plays 18 ms before H.
   const start = analysis.peakSeconds - (HIT - OFF_SECONDS);
   const runs = [{ sourceStart: start, length: 12 }, { sourceStart: start + 12, length: DURATION - 12 }];
-  const landed: Anchored = { choice: { cost: 0, runs, ending: 'bar_line' }, landing: 'thin', peakSeconds: analysis.peakSeconds };
   const heard = trackedPeakSeconds(analysis, runs, analysis.peakSeconds)!;
+  const landed: Anchored = { choice: { cost: 0, runs, ending: 'bar_line' }, landing: 'thin', peakSeconds: analysis.peakSeconds, heardSeconds: heard };
   assert.ok(Math.abs(heard - HIT) > 0.012 && Math.abs(heard - HIT) <= 0.025, `the plan's clip hears its peak at ${heard.toFixed(4)}`);
   const before = analysePcm(laidOut(source.channels, runs)).peakSeconds;
 
-  const centred = centredLanding(analysis, HIT, landed, heard);
+  const centred = centredLanding(analysis, HIT, landed);
   assert.notEqual(centred, landed, 'the plan is moved');
   assert.equal(centred.choice.ending, 'bar_line');
   assert.ok(Math.abs(totalLength(centred.choice.runs) - DURATION) < 1e-9, 'exactly D long');
@@ -45,7 +45,8 @@ test('a plan whose clip hears its peak 18 ms before H is moved later, exactly D 
   assert.ok(Math.abs(after - HIT) <= CENTRED_SECONDS && Math.abs(after - HIT) < Math.abs(before - HIT), `the moved clip's peak at ${after.toFixed(4)} (was ${before.toFixed(4)}), H ${HIT}`);
 
   // Heard within a frame of H: left as it is.
-  assert.equal(centredLanding(analysis, HIT, landed, HIT + 0.005), landed);
+  const near: Anchored = { ...landed, heardSeconds: HIT + 0.005 };
+  assert.equal(centredLanding(analysis, HIT, near), near);
 });
 
 test('a move towards an earlier peak at the track end starts the last run earlier; the last run cannot move a peak it plays', () => {
