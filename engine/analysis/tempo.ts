@@ -144,7 +144,22 @@ export interface TempoEstimate {
    * beat at half or double this tempo.
    */
   levelMargin: number;
+  /**
+   * The shortest and longest beat periods (frames, at the chosen metrical level) that candidates
+   * within SAME_PERIOD_TOLERANCE scoring at least PERIOD_TIE_RATIO of the best one's would read:
+   * the same pulse, but a clip's onsets a hair different take another lag (empty when none does).
+   */
+  periodTies: number[];
 }
+
+/**
+ * A candidate period on another lag of the same pulse that scores at least this share of the best
+ * one's is as likely read: the scores run flat across a few frames where the beat's, two beats'
+ * and the bar's autocorrelation peaks disagree by a frame (a blues clip's check read 34.5 at 1.000
+ * and 35.5 at 0.976, its encoded clip 34.5 at 0.978 and 35.5 at 1.000: periods 35.0 and 36.6
+ * frames, its beats 0.16 s apart by the clip's end).
+ */
+const PERIOD_TIE_RATIO = 0.95;
 
 /** Each candidate period's score: its strength (beat, 2 beats, bar) times its prior. */
 function candidateScores(acf: Float64Array, { minLag, priors }: Candidates): Float64Array {
@@ -178,14 +193,24 @@ export function tempoEstimate(onset: Float32Array, frameRate: number, autocorrel
   for (let k = 0; k < scores.length; k++) if (best < 0 || scores[k] > scores[best]) best = k;
   const bestPeriod = best < 0 ? 0 : candidates.minLag + best * PERIOD_STEP_FRAMES;
   const bestLag = Math.round(bestPeriod);
-  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0, levelMargin: Infinity };
+  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0, levelMargin: Infinity, periodTies: [] };
   let rival = 0;
+  let shortestTie = bestLag;
+  let longestTie = bestLag;
   for (let k = 0; k < scores.length; k++) {
     const period = candidates.minLag + k * PERIOD_STEP_FRAMES;
     if (Math.abs(period / bestPeriod - 1) > SAME_PERIOD_TOLERANCE) rival = Math.max(rival, scores[k]);
+    else if (scores[k] >= PERIOD_TIE_RATIO * scores[best]) {
+      shortestTie = Math.min(shortestTie, Math.round(period));
+      longestTie = Math.max(longestTie, Math.round(period));
+    }
   }
-  const { periodFrames, levelMargin } = metricalLevel(onset, interpolatedPeriod(acf, bestLag), frameRate);
-  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0, levelMargin };
+  const chosen = interpolatedPeriod(acf, bestLag);
+  const { periodFrames, levelMargin } = metricalLevel(onset, chosen, frameRate);
+  // A tie is read at the chosen metrical level: the period's halvings apply to it alike.
+  const atLevel = (lag: number) => (interpolatedPeriod(acf, lag) * periodFrames) / chosen;
+  const periodTies = [shortestTie, longestTie].filter((lag) => lag !== bestLag).map(atLevel);
+  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0, levelMargin, periodTies };
 }
 
 /** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */

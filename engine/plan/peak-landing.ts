@@ -213,7 +213,7 @@ const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity, seconds: Na
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): TrackedLanding {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio, levelMargin } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
+  const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
@@ -226,10 +226,14 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   // phase it will, at the end (the rival chain) and at the peak (a chain in the other phase through it). A thin
   // landing with such a toss-up has no margin either: of the thin landings the widest is taken
   // (anchored-edit.ts), and two held-out clips lost theirs to a tempo and phase toss-up that
-  // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost).
+  // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost). So is a clip whose
+  // beat period ties with another lag's (tempo.ts periodTies) when its beats at that period put the
+  // peak elsewhere: a blues clip read at 35.0 frames landed, its encoded clip read 36.6 and heard
+  // the peak 0.17 s early, its beats drifting by the clip's end, where H was.
   const tossUp = rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN
     || (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss')
-    || phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO;
+    || phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO
+    || periodTies.some((tie) => landingOn(beatFrames(onset, tie), levels, rate, hitSeconds) === 'miss');
   if (tossUp) {
     tracked.landing = 'thin';
     tracked.margin = 0;

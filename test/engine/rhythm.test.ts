@@ -102,6 +102,22 @@ test('another tempo reading ties only where the music holds two (the plan\'s tem
   assert.ok(rivalRatio >= TEMPO_TIE_RATIO, `strong and weak clicks at 150 BPM: rival ${rivalRatio.toFixed(3)}`);
 });
 
+test('another period of the same pulse ties only where the onsets hold it as strongly (the plan\'s period tie)', () => {
+  // Pulse streams every 35 and every 37 frames (a beat of 148 and 140 BPM, as a performance drifting
+  // between them): at equal strength either lag is the beat, at 0.6 of it the slower is no rival.
+  const frameRate = 22050 / 256;
+  const streams = (slowerLevel: number) => {
+    const onset = new Float32Array(1722); // 20 s
+    for (let f = 10; f < onset.length; f += 35) onset[f] += 1;
+    for (let f = 10; f < onset.length; f += 37) onset[f] += slowerLevel;
+    return tempoEstimate(onset, frameRate, autocorrelationByFft);
+  };
+  const tied = streams(1);
+  assert.ok(Math.abs(tied.periodFrames - 35) < 0.5 && tied.periodTies.some((tie) => Math.abs(tie - 37) < 0.5), `equal streams: ${tied.periodFrames} and ties ${tied.periodTies}`);
+  assert.deepEqual(streams(0.6).periodTies, [], 'a weaker slower stream');
+  assert.deepEqual(streams(0).periodTies, [], 'one stream');
+});
+
 test('the metrical level ties only where the off-beats sit at the threshold of halving the period (the plan\'s level tie)', () => {
   // Pulses at 86 BPM (60 frames) with off-beats at `level` of them, nothing else: the faster pulse
   // (172 BPM) is clean, so the beat halves exactly when the off-beats reach 0.8 of the beats.
