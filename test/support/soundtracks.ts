@@ -86,6 +86,13 @@ const THIRD_ARCHIVES = ['/usr/share/games/nexuiz/data/music.pk3', '/usr/share/ga
 const THIRD_EXTENSIONS = ['.ogg', '.mp3'];
 
 /**
+ * A fourth held-out set (2026-11-29, twenty-ninth session), never tuned on: pingus-data's music,
+ * tracker modules (Impulse Tracker and Scream Tracker) in song form, most with drums. Not among
+ * the other sets.
+ */
+const FOURTH_DIRS = ['/usr/share/games/pingus/data/music'];
+
+/**
  * The folder `archive`'s Ogg files are unpacked into (flat: the two archives hold no two of the
  * same name), unpacked on first use into a folder of its own, then renamed into place (a bench
  * run alongside finds either the whole folder or none); undefined when the archive, unzip, or an
@@ -136,9 +143,15 @@ export function thirdFiles(): string[] {
   return musicIn([...THIRD_DIRS, ...archives], THIRD_EXTENSIONS);
 }
 
+/** The fourth held-out set installed (FOURTH_DIRS). */
+export function fourthFiles(): string[] {
+  return musicIn(FOURTH_DIRS, MUSIC_EXTENSIONS);
+}
+
 /**
  * The music a bench measures (BENCH_MUSIC): `tuned` (the default: soundtrackFiles, the set the
- * rules were tuned on), `held-out` (heldOutFiles), `fresh` (freshFiles) or `third` (thirdFiles).
+ * rules were tuned on), `held-out` (heldOutFiles), `fresh` (freshFiles), `third` (thirdFiles) or
+ * `fourth` (fourthFiles).
  */
 export function benchMusic(): { name: string; files: string[] } {
   const name = process.env.BENCH_MUSIC ?? 'tuned';
@@ -146,7 +159,8 @@ export function benchMusic(): { name: string; files: string[] } {
   if (name === 'held-out') return { name, files: heldOutFiles() };
   if (name === 'fresh') return { name, files: freshFiles() };
   if (name === 'third') return { name, files: thirdFiles() };
-  throw new Error(`BENCH_MUSIC must be tuned, held-out, fresh or third, not ${name}`);
+  if (name === 'fourth') return { name, files: fourthFiles() };
+  throw new Error(`BENCH_MUSIC must be tuned, held-out, fresh, third or fourth, not ${name}`);
 }
 
 /** The piece (its first EXCERPT_SECONDS) as 44.1 kHz stereo float PCM, or undefined if ffmpeg cannot read it. */
