@@ -89,7 +89,7 @@ function onsetBetweenFrames({ onset, frameRate }: Analysis, seconds: number): nu
  * onset, read between frames at each beat's own time. Counted with a few frames' tolerance
  * (onsetSupport), the onset summed over the beats was flat across ~25 ms and its first maximum put
  * the grid up to 18 ms early (our beats' median offset from it +4 to +15 ms); read at the beat,
- * the four Muldjord charts land within 2 ms of where the game plays them (no delay in song.ini).
+ * the four Muldjord charts land within 2.1 ms of where the game plays them (no delay in song.ini).
  */
 export function chartBeatsOnAudio(dir: string, analysis: Analysis): number[] {
   const beats = chartBeats(dir, analysis.durationSeconds + 1);
