@@ -3,7 +3,8 @@
 // join between them where two bars sound alike. With a hit point H: the peak lands at H (< 2.9 ms;
 // up to 15 ms more where its clip would hear it a frame or more off H: centred-landing.ts), by the
 // search around the track's peak (anchored-edit.ts), else around other entrances
-// (anchor-with-room.ts), else where a missed plan's clip hears its peak.
+// (anchor-with-room.ts), else where a missed plan's clip hears its peak, else around any beat whose
+// plain window lands (window-anchors.ts).
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
@@ -16,6 +17,7 @@ import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
 import { shiftedLanding } from './shifted-landing.ts';
 import { centredLanding } from './centred-landing.ts';
+import { windowSearch } from './window-anchors.ts';
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -186,8 +188,10 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
  * climax plays at H. Then the plan that missed, its content moved by what its clip's peak misses H
- * by (shifted-landing.ts). Else the plan that missed. A plan that lands, but is heard more than a
- * frame off H, is moved a few milliseconds towards it (centred-landing.ts).
+ * by (shifted-landing.ts). Then, the deepest search: every beat of the track whose plain window
+ * plays it at H and lands, as an anchor, then as that window itself (window-anchors.ts). Else
+ * the plan that missed. A plan that lands, but is heard more than a frame off H, is moved a few
+ * milliseconds towards it (centred-landing.ts).
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
@@ -201,6 +205,8 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
     if (landed && landed.landing !== 'miss') best = landed;
   }
   if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
+  // No plan at all (no lead-in or ending around any anchor) is a miss too: a window may still land.
+  if (!best || best.landing === 'miss') best = windowSearch(grid, duration, hit, tried()) ?? best;
   if (best && best.landing !== 'miss') return centredLanding(analysis, hit, best);
   if (best) return best;
   throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {

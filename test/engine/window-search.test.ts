@@ -1,0 +1,54 @@
+// The deepest search of an edit with a hit point (engine/plan/window-anchors.ts): every beat of
+// the track as the source time played at H, by a plain window of D seconds screened on the
+// source's own beats. On a piece with one climax, the climax's entrance is the first anchor; its
+// plans land the peak at H, and with that anchor already tried, its plain window lands, cut.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { barGrid } from '../../engine/plan/bar-grid.ts';
+import { windowAnchors, windowRuns, windowSearch } from '../../engine/plan/window-anchors.ts';
+import { climaxPiece, stereo } from '../support/synth.ts';
+import { laidOut } from '../support/laid-out.ts';
+
+const BPM = 120;
+const TRACK_SECONDS = 80;
+const CLIMAX_SECONDS = 40;
+const DURATION = 20;
+const HIT = 15;
+/** The issue's tolerance for the peak at H. */
+const HIT_TOLERANCE_SECONDS = 0.025;
+
+const totalLength = (runs: { length: number }[]) => runs.reduce((sum, run) => sum + run.length, 0);
+
+test("window anchors: the climax's entrance first, every window inside the track, and its window's clip has its peak at H", () => {
+  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+  const analysis = analysePcm(source);
+  assert.ok(Math.abs(analysis.peakSeconds - CLIMAX_SECONDS) < HIT_TOLERANCE_SECONDS, `peak ${analysis.peakSeconds}`);
+  const anchors = windowAnchors(barGrid(analysis), DURATION, HIT);
+  assert.ok(anchors.length > 0, 'anchors');
+  assert.ok(Math.abs(anchors[0].seconds - analysis.peakSeconds) < HIT_TOLERANCE_SECONDS, `first anchor ${anchors[0].seconds}`);
+  assert.equal(anchors[0].landing, 'sure');
+  for (const { seconds } of anchors) assert.ok(seconds - HIT >= 0 && seconds - HIT + DURATION <= analysis.durationSeconds + 1e-9, `a window through ${seconds} leaves the track`);
+  // Beats in the quiet bars long before the climax rise into nothing: no window puts them at H.
+  assert.ok(anchors.every(({ seconds }) => seconds > CLIMAX_SECONDS - 10), `anchors ${anchors.map((a) => a.seconds.toFixed(2)).join(' ')}`);
+  const heard = analysePcm(laidOut(source.channels, windowRuns(anchors[0].seconds, DURATION, HIT))).peakSeconds;
+  assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the window's clip has its peak at ${heard.toFixed(3)}, H ${HIT}`);
+});
+
+test('window search: a plan on the first anchor lands; with that anchor tried, its plain window lands, cut, exactly D long', () => {
+  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+  const analysis = analysePcm(source);
+  const grid = barGrid(analysis);
+  for (const tried of [[], [analysis.peakSeconds]]) {
+    const found = windowSearch(grid, DURATION, HIT, tried);
+    assert.ok(found && found.landing !== 'miss', `landing ${found?.landing} with ${tried.length} tried`);
+    const { runs, ending } = found.choice;
+    assert.ok(Math.abs(totalLength(runs) - DURATION) < 1e-9, 'exactly D long');
+    if (tried.length > 0) {
+      assert.equal(runs.length, 1, 'a plain window');
+      assert.equal(ending, 'cut');
+    }
+    const heard = analysePcm(laidOut(source.channels, runs)).peakSeconds;
+    assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the clip's peak at ${heard.toFixed(3)}, H ${HIT}, with ${tried.length} tried`);
+  }
+});
