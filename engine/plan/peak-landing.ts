@@ -138,26 +138,32 @@ const TEMPO_CHECK_SECONDS = 30;
 /** A clip's beat period within this share of the track's is heard at the track's tempo (Acc1's 4%). */
 const SAME_TEMPO_TOLERANCE = 0.04;
 // Keyed by the onset envelope: another anchor's analysis is a copy sharing it (anchor-with-room.ts).
-const tempoKept = new WeakMap<Float32Array, boolean>();
+const clipPeriods = new WeakMap<Float32Array, number>();
 
 /**
- * Whether the track's clips are heard at the track's own tempo: 30 s around its peak, laid out and
- * tempo-estimated as a plan's clip is (once per track, ~0.5 ms). When not (a piece read at 145 BPM
- * whose clips read 96), the source's beats are not the beats the clip's analysis tracks, and a
- * miss on them is no verdict on the clip.
+ * The beat period (frames) the track's clips are heard at: 30 s around its peak, laid out and
+ * tempo-estimated as a plan's clip is (once per track, ~0.5 ms).
  */
-export function clipsKeepTrackTempo(analysis: Analysis): boolean {
-  let kept = tempoKept.get(analysis.onset);
-  if (kept === undefined) {
+export function clipPeriodFrames(analysis: Analysis): number {
+  let periodFrames = clipPeriods.get(analysis.onset);
+  if (periodFrames === undefined) {
     const length = Math.min(TEMPO_CHECK_SECONDS, analysis.durationSeconds);
     const sourceStart = Math.min(Math.max(0, analysis.peakSeconds - length / 2), analysis.durationSeconds - length);
     const rate = analysis.frameRate;
-    const periodFrames = tempoPeriodFrames(envelopeOf(analysis.onset, [{ sourceStart, length }], rate), rate, autocorrelationByFft);
-    const trackPeriodFrames = (60 * rate) / analysis.tempoBpm;
-    kept = Math.abs(periodFrames / trackPeriodFrames - 1) <= SAME_TEMPO_TOLERANCE;
-    tempoKept.set(analysis.onset, kept);
+    periodFrames = tempoPeriodFrames(envelopeOf(analysis.onset, [{ sourceStart, length }], rate), rate, autocorrelationByFft);
+    clipPeriods.set(analysis.onset, periodFrames);
   }
-  return kept;
+  return periodFrames;
+}
+
+/**
+ * Whether the track's clips are heard at the track's own tempo (clipPeriodFrames). When not (a
+ * piece read at 145 BPM whose clips read 96), the source's beats are not the beats the clip's
+ * analysis tracks, and a miss on them is no verdict on the clip.
+ */
+export function clipsKeepTrackTempo(analysis: Analysis): boolean {
+  const trackPeriodFrames = (60 * analysis.frameRate) / analysis.tempoBpm;
+  return Math.abs(clipPeriodFrames(analysis) / trackPeriodFrames - 1) <= SAME_TEMPO_TOLERANCE;
 }
 
 /** A clip's peak: where it plays in the clip and which source time plays there. */

@@ -9,10 +9,16 @@
 // 4242): 362 -> 366 of 380 land, none lost, on a beat or the track's end 376 -> 375 (the one
 // window taken); fourth 43 -> 44 of 44; the tuned, held-out, second and late draws unchanged. Run
 // also on the edits that land thinly, it landed one more and cut three more endings: it is not.
+// On a track whose clips are heard at another tempo than its own, the windows are screened on
+// the track's onsets beat-tracked at the clips' tempo instead: third set 366 -> 367 (a window,
+// cut), the tuned and late draws unchanged.
 import type { BarGrid } from './bar-grid.ts';
 import { barAt } from './bar-grid.ts';
 import type { Run } from './plan.ts';
-import { type Landing, clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
+import type { Analysis } from '../analysis/analyse.ts';
+import { beatFrames } from '../analysis/beats.ts';
+import { frameSeconds } from '../analysis/frames.ts';
+import { type Landing, clipPeriodFrames, clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { anchoredAt } from './anchor-with-room.ts';
 
@@ -27,15 +33,32 @@ export function windowRuns(anchor: number, duration: number, hit: number): Run[]
   return [{ sourceStart: anchor - hit, length: duration }];
 }
 
+// Keyed by the onset envelope, as clipPeriodFrames: another anchor's analysis is a copy sharing it.
+const clipBeats = new WeakMap<Float32Array, Float32Array>();
+
 /**
- * The beats whose plain window (windowRuns) fits the track and lands on the source's own beats,
- * sure ones first, each group loudest bar first (the climax a listener would name is the louder),
- * one per bar. None where the track's clips are heard at another tempo (clipsKeepTrackTempo):
- * the source's beats then say nothing of where a clip's peak falls.
+ * The track with the beats its clips are heard on: its own, or where its clips are heard at
+ * another tempo (clipsKeepTrackTempo), its onsets beat-tracked at the clips' period
+ * (clipPeriodFrames; ~5 ms warm for a 4-minute track, once, for an edit nothing else landed).
+ */
+function withClipBeats(analysis: Analysis): Analysis {
+  if (clipsKeepTrackTempo(analysis)) return analysis;
+  let beatTimesSeconds = clipBeats.get(analysis.onset);
+  if (!beatTimesSeconds) {
+    const rate = analysis.frameRate;
+    beatTimesSeconds = Float32Array.from(beatFrames(analysis.onset, clipPeriodFrames(analysis)), (f) => frameSeconds(f, rate));
+    clipBeats.set(analysis.onset, beatTimesSeconds);
+  }
+  return { ...analysis, beatTimesSeconds };
+}
+
+/**
+ * The beats whose plain window (windowRuns) fits the track and lands on the beats its clips are
+ * heard on (withClipBeats), sure ones first, each group loudest bar first (the climax a listener
+ * would name is the louder), one per bar.
  */
 export function windowAnchors(grid: BarGrid, duration: number, hit: number): WindowAnchor[] {
-  const { analysis } = grid;
-  if (!clipsKeepTrackTempo(analysis)) return [];
+  const analysis = withClipBeats(grid.analysis);
   const found: WindowAnchor[] = [];
   for (const seconds of analysis.beatTimesSeconds) {
     if (seconds - hit < 0 || seconds - hit + duration > analysis.durationSeconds + 1e-9) continue;

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { barGrid } from '../../engine/plan/bar-grid.ts';
+import { clipsKeepTrackTempo } from '../../engine/plan/peak-landing.ts';
 import { windowAnchors, windowRuns, windowSearch } from '../../engine/plan/window-anchors.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
 import { laidOut } from '../support/laid-out.ts';
@@ -31,6 +32,19 @@ test("window anchors: the climax's entrance first, every window inside the track
   for (const { seconds } of anchors) assert.ok(seconds - HIT >= 0 && seconds - HIT + DURATION <= analysis.durationSeconds + 1e-9, `a window through ${seconds} leaves the track`);
   // Beats in the quiet bars long before the climax rise into nothing: no window puts them at H.
   assert.ok(anchors.every(({ seconds }) => seconds > CLIMAX_SECONDS - 10), `anchors ${anchors.map((a) => a.seconds.toFixed(2)).join(' ')}`);
+  const heard = analysePcm(laidOut(source.channels, windowRuns(anchors[0].seconds, DURATION, HIT))).peakSeconds;
+  assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the window's clip has its peak at ${heard.toFixed(3)}, H ${HIT}`);
+});
+
+test("window anchors where the track's beats are read at 3:2 of the tempo its clips are heard at: screened on the clips' beats, the climax's entrance first", () => {
+  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+  const analysis = analysePcm(source);
+  // The same audio with its beats read at 180 BPM (a 3:2 error): its clips are still heard at 120.
+  const misread = { ...analysis, tempoBpm: (BPM * 3) / 2, beatTimesSeconds: Float32Array.from({ length: Math.floor((TRACK_SECONDS * 3 * BPM) / 120) }, (_, i) => (i * 120) / (3 * BPM)) };
+  assert.equal(clipsKeepTrackTempo(misread), false);
+  const anchors = windowAnchors(barGrid(misread), DURATION, HIT);
+  assert.ok(anchors.length > 0, 'anchors');
+  assert.ok(Math.abs(anchors[0].seconds - analysis.peakSeconds) < HIT_TOLERANCE_SECONDS, `first anchor ${anchors[0].seconds}, peak ${analysis.peakSeconds}`);
   const heard = analysePcm(laidOut(source.channels, windowRuns(anchors[0].seconds, DURATION, HIT))).peakSeconds;
   assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the window's clip has its peak at ${heard.toFixed(3)}, H ${HIT}`);
 });
