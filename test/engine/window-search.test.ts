@@ -1,7 +1,9 @@
 // The deepest search of an edit with a hit point (engine/plan/window-anchors.ts): every beat of
 // the track as the source time played at H, by a plain window of D seconds screened on the
 // source's own beats. On a piece with one climax, the climax's entrance is the first anchor; its
-// plans land the peak at H, and with that anchor already tried, its plain window lands, cut.
+// plans land the peak at H, and with that anchor already tried, its plain window lands, cut. Where
+// the track's beats are read at another tempo than its clips are heard at, the windows are
+// screened on its onsets beat-tracked at the clips' tempo, and the climax is still found.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
@@ -12,6 +14,8 @@ import { climaxPiece, stereo } from '../support/synth.ts';
 import { laidOut } from '../support/laid-out.ts';
 
 const BPM = 120;
+/** The tempo a 3:2 error reads the piece at. */
+const MISREAD_BPM = (BPM * 3) / 2;
 const TRACK_SECONDS = 80;
 const CLIMAX_SECONDS = 40;
 const DURATION = 20;
@@ -40,7 +44,9 @@ test("window anchors where the track's beats are read at 3:2 of the tempo its cl
   const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
   const analysis = analysePcm(source);
   // The same audio with its beats read at 180 BPM (a 3:2 error): its clips are still heard at 120.
-  const misread = { ...analysis, tempoBpm: (BPM * 3) / 2, beatTimesSeconds: Float32Array.from({ length: Math.floor((TRACK_SECONDS * 3 * BPM) / 120) }, (_, i) => (i * 120) / (3 * BPM)) };
+  const misreadBeatSeconds = 60 / MISREAD_BPM;
+  const beatTimesSeconds = Float32Array.from({ length: Math.floor(TRACK_SECONDS / misreadBeatSeconds) }, (_, i) => i * misreadBeatSeconds);
+  const misread = { ...analysis, tempoBpm: MISREAD_BPM, beatTimesSeconds };
   assert.equal(clipsKeepTrackTempo(misread), false);
   const anchors = windowAnchors(barGrid(misread), DURATION, HIT);
   assert.ok(anchors.length > 0, 'anchors');
