@@ -9,7 +9,7 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { frameLevels, peakChoice, WINDOW_BEATS } from '../analysis/peak.ts';
 import { frameAtSeconds } from '../analysis/frames.ts';
-import { type BarGrid, barAt } from './bar-grid.ts';
+import { type BarGrid, barLevelAt, sameBar } from './bar-grid.ts';
 import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
 import { nearestTime } from '../analysis/beats.ts';
 import type { Run } from './plan.ts';
@@ -47,14 +47,14 @@ export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis
   const { first, last } = beatsWithRoom(analysis, hit, rest);
   const sections = Array.from(analysis.sectionTimesSeconds)
     .filter((t) => t >= hit && t + rest <= analysis.durationSeconds)
-    .sort((a, b) => grid.barRms[barAt(grid, b)] - grid.barRms[barAt(grid, a)]);
+    .sort((a, b) => barLevelAt(grid, b) - barLevelAt(grid, a));
   const peaks: number[] = [];
   // With fewer beats after H than the peak rule's window, the clip hears only the first few of a
   // climax: next after the rule's own choice, the entrance that rises most over just those beats.
   const heardBeats = Math.floor(rest / grid.beatSeconds);
   const quickRise = heardBeats < WINDOW_BEATS ? peakAmong(analysis, first, last, Math.max(1, heardBeats)) : undefined;
   for (const t of [peakAmong(analysis, first, last), quickRise, ...sections]) {
-    if (t === undefined || [analysis.peakSeconds, ...peaks].some((p) => barAt(grid, p) === barAt(grid, t))) continue;
+    if (t === undefined || [analysis.peakSeconds, ...peaks].some((p) => sameBar(grid, p, t))) continue;
     peaks.push(t);
     if (peaks.length === MAX_OTHER_ANCHORS) break;
   }

@@ -87,6 +87,16 @@ export function barAt(grid: BarGrid, t: number): number {
   return found;
 }
 
+/** Whether source times `a` and `b` fall in the same bar. */
+export function sameBar(grid: BarGrid, a: number, b: number): boolean {
+  return barAt(grid, a) === barAt(grid, b);
+}
+
+/** The RMS level of the bar that contains source time `t`: louder bars first is `barLevelAt(b) - barLevelAt(a)`. */
+export function barLevelAt(grid: BarGrid, t: number): number {
+  return grid.barRms[barAt(grid, t)];
+}
+
 /**
  * Cost of leaving the track at bar line `out` (bar out-1 was the last played) and going on at
  * bar line `into` (bar into plays next), relative to the seam limit; undefined when the join

@@ -8,7 +8,7 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
-import { type BarGrid, barAt, barGrid, seamCost } from './bar-grid.ts';
+import { type BarGrid, barGrid, sameBar, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
 import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
@@ -113,7 +113,6 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
   const anchor = { ...grid, analysis: anchoredAt(analysis, best.peakSeconds) };
   const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
   const rivals: number[] = [];
-  const sameBar = (a: number, b: number) => barAt(grid, a) === barAt(grid, b);
   let from = best;
   let heardPeak: number | undefined = trackedPeak;
   for (let round = 0; round < RIVAL_ROUNDS; round++) {
@@ -122,7 +121,7 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     if (heardPeak === undefined) break;
     if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak };
     const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
-    if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(t, rival))) break;
+    if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(grid, t, rival))) break;
     rivals.push(rival);
     const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals, cutEndings });
     if (!found) break;

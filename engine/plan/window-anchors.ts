@@ -12,8 +12,7 @@
 // On a track whose clips are heard at another tempo than its own, the windows are screened on
 // the track's onsets beat-tracked at the clips' tempo instead: third set 366 -> 367 (a window,
 // cut), the tuned and late draws unchanged.
-import type { BarGrid } from './bar-grid.ts';
-import { barAt } from './bar-grid.ts';
+import { type BarGrid, barAt, barLevelAt, sameBar } from './bar-grid.ts';
 import type { Run } from './plan.ts';
 import type { Analysis } from '../analysis/analyse.ts';
 import { beatFrames } from '../analysis/beats.ts';
@@ -65,7 +64,7 @@ export function windowAnchors(grid: BarGrid, duration: number, hit: number): Win
     const landing = sourceBeatLanding(analysis, windowRuns(seconds, duration, hit), hit);
     if (landing !== 'miss') found.push({ seconds, landing });
   }
-  const loudness = (anchor: WindowAnchor) => grid.barRms[barAt(grid, anchor.seconds)];
+  const loudness = (anchor: WindowAnchor) => barLevelAt(grid, anchor.seconds);
   found.sort((a, b) => (a.landing === b.landing ? loudness(b) - loudness(a) : a.landing === 'sure' ? -1 : 1));
   const bars = new Set<number>();
   return found.filter((anchor) => {
@@ -88,7 +87,7 @@ const WINDOW_CHECKS = 16;
  * an anchor `tried`, source seconds), else the first that lands thinly; undefined when none lands.
  */
 function onWindowAnchors(grid: BarGrid, duration: number, hit: number, anchors: WindowAnchor[], tried: number[]): Anchored | undefined {
-  const fresh = anchors.filter((anchor) => !tried.some((t) => barAt(grid, t) === barAt(grid, anchor.seconds)));
+  const fresh = anchors.filter((anchor) => !tried.some((t) => sameBar(grid, t, anchor.seconds)));
   let thin: Anchored | undefined;
   for (const { seconds } of fresh.slice(0, ANCHOR_SEARCHES)) {
     const found = anchoredEdit({ ...grid, analysis: anchoredAt(grid.analysis, seconds) }, duration, hit, { maxChecks: ANCHOR_CHECKS });
