@@ -23,11 +23,20 @@ const HIT = 15;
 /** The issue's tolerance for the peak at H. */
 const HIT_TOLERANCE_SECONDS = 0.025;
 
+let piece: { source: ReturnType<typeof stereo>; analysis: ReturnType<typeof analysePcm> } | undefined;
+/** The piece with one climax and its analysis, made once for every test (no test changes either). */
+function climax() {
+  if (!piece) {
+    const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+    piece = { source, analysis: analysePcm(source) };
+  }
+  return piece;
+}
+
 const totalLength = (runs: { length: number }[]) => runs.reduce((sum, run) => sum + run.length, 0);
 
 test("window anchors: the climax's entrance first, every window inside the track, and its window's clip has its peak at H", () => {
-  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
-  const analysis = analysePcm(source);
+  const { source, analysis } = climax();
   assert.ok(Math.abs(analysis.peakSeconds - CLIMAX_SECONDS) < HIT_TOLERANCE_SECONDS, `peak ${analysis.peakSeconds}`);
   const anchors = windowAnchors(barGrid(analysis), DURATION, HIT);
   assert.ok(anchors.length > 0, 'anchors');
@@ -41,8 +50,7 @@ test("window anchors: the climax's entrance first, every window inside the track
 });
 
 test("window anchors where the track's beats are read at 3:2 of the tempo its clips are heard at: screened on the clips' beats, the climax's entrance first", () => {
-  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
-  const analysis = analysePcm(source);
+  const { source, analysis } = climax();
   // The same audio with its beats read at 180 BPM (a 3:2 error): its clips are still heard at 120.
   const misreadBeatSeconds = 60 / MISREAD_BPM;
   const beatTimesSeconds = Float32Array.from({ length: Math.floor(TRACK_SECONDS / misreadBeatSeconds) }, (_, i) => i * misreadBeatSeconds);
@@ -56,8 +64,7 @@ test("window anchors where the track's beats are read at 3:2 of the tempo its cl
 });
 
 test('window search: a plan on the first anchor lands; with that anchor tried, its plain window lands, cut, exactly D long', () => {
-  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
-  const analysis = analysePcm(source);
+  const { source, analysis } = climax();
   const grid = barGrid(analysis);
   for (const tried of [[], [analysis.peakSeconds]]) {
     const found = windowSearch(grid, DURATION, HIT, tried);
