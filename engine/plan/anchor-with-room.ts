@@ -12,7 +12,7 @@ import { frameAtSeconds } from '../analysis/frames.ts';
 import { type BarGrid, barLevelAt, sameBar } from './bar-grid.ts';
 import { type ClipPeak, LANDING_SECONDS, sourceBeatPeak } from './peak-landing.ts';
 import { nearestTime } from '../analysis/beats.ts';
-import type { Run } from './plan.ts';
+import { type Run, sourceTimeAt } from './plan.ts';
 
 /** Other anchors tried at most (about 1 ms each): a bound on a plan's time (3: p99 +0.5 ms in process). */
 const MAX_OTHER_ANCHORS = 2;
@@ -59,21 +59,6 @@ export function otherAnchors(grid: BarGrid, hit: number, rest: number): Analysis
     if (peaks.length === MAX_OTHER_ANCHORS) break;
   }
   return peaks.map((peakSeconds) => ({ ...analysis, peakSeconds }));
-}
-
-/**
- * The source time that plays at `clipSeconds` of the runs; undefined past their end. A time less
- * than `slackSeconds` before a run's start is that start: a beat on a run's first frame is
- * rounded to the frame grid, and may fall that far before it.
- */
-function sourceTimeAt(runs: Run[], clipSeconds: number, slackSeconds: number): number | undefined {
-  let start = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const end = start + runs[i].length;
-    if (clipSeconds < end - (i + 1 < runs.length ? slackSeconds : 0)) return runs[i].sourceStart + Math.max(0, clipSeconds - start);
-    start = end;
-  }
-  return undefined;
 }
 
 /**

@@ -43,6 +43,21 @@ export interface Run {
   length: number;
 }
 
+/**
+ * The source time that plays at `clipSeconds` of the runs; undefined past their end. A time less
+ * than `slackSeconds` before a run's start is that start: a beat on a run's first frame is
+ * rounded to the frame grid, and may fall that far before it.
+ */
+export function sourceTimeAt(runs: Run[], clipSeconds: number, slackSeconds: number): number | undefined {
+  let start = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const end = start + runs[i].length;
+    if (clipSeconds < end - (i + 1 < runs.length ? slackSeconds : 0)) return runs[i].sourceStart + Math.max(0, clipSeconds - start);
+    start = end;
+  }
+  return undefined;
+}
+
 function rounded(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
 }
