@@ -12,7 +12,7 @@ import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
-import { type PlanPart, type Run, placedParts } from './plan.ts';
+import { type PlanPart, type Run, placedParts, sourceTimeAt } from './plan.ts';
 import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
 
@@ -33,6 +33,15 @@ export type Landing = 'sure' | 'thin' | 'miss';
 /**
  * The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly
  * finds again. With `sourceSeconds`, each beat's source time is pushed there too, in the same order.
+ *
+ * Plus the beat the clip's tracking adds at its end: it ends its beats at the best chain's end
+ * within the clip's last beat period (beats.ts bestLast), so a whole period left after the last
+ * source beat holds one more, a period on. A clip whose peak is its last source beat (H in its
+ * last second or two, the ending a fragment of a beat after a join) is heard with a beat after the
+ * peak. Without it here the peak rule passed the peak over as the clip's last beat, and such plans
+ * missed on the source's beats: on the demo songs at H 28.3-28.9 of 30 s, 140-152 of 160-195
+ * plans screened missed there and landed once tracked, and the edit fell through to its later
+ * searches (17-44 ms, where the first plan takes ~2).
  */
 function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?: number[]): Int32Array {
   const frames: number[] = [];
@@ -45,6 +54,12 @@ function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?:
       sourceSeconds?.push(beats[b]);
     }
     clipSeconds += run.length;
+  }
+  const periodFrames = (60 * rate) / analysis.tempoBpm;
+  const last = frames[frames.length - 1];
+  if (last !== undefined && last + periodFrames < framesOfSeconds(clipSeconds, rate)) {
+    frames.push(Math.round(last + periodFrames));
+    sourceSeconds?.push(sourceTimeAt(runs, frameSeconds(frames[frames.length - 1], rate), 0) ?? beats[beats.length - 1]);
   }
   return Int32Array.from(frames);
 }
