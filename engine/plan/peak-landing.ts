@@ -30,6 +30,11 @@ const SURE_MARGIN = 0.05;
 /** Where a plan's clip has its own peak: at H with a sure margin, at H by a thin one, or elsewhere. */
 export type Landing = 'sure' | 'thin' | 'miss';
 
+/** The track's beat period in analysis frames, from its tempo. */
+function trackPeriodFrames(analysis: Analysis): number {
+  return (60 * analysis.frameRate) / analysis.tempoBpm;
+}
+
 /**
  * The source's own beats inside each run, as clip frames: what the clip's beat tracking mostly
  * finds again. With `sourceSeconds`, each beat's source time is pushed there too, in the same order.
@@ -55,11 +60,12 @@ function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?:
     }
     clipSeconds += run.length;
   }
-  const periodFrames = (60 * rate) / analysis.tempoBpm;
   const last = frames[frames.length - 1];
-  if (last !== undefined && last + periodFrames < framesOfSeconds(clipSeconds, rate)) {
-    frames.push(Math.round(last + periodFrames));
-    sourceSeconds?.push(sourceTimeAt(runs, frameSeconds(frames[frames.length - 1], rate), 0) ?? beats[beats.length - 1]);
+  if (last !== undefined && last + trackPeriodFrames(analysis) < framesOfSeconds(clipSeconds, rate)) {
+    const endBeat = Math.round(last + trackPeriodFrames(analysis));
+    frames.push(endBeat);
+    // Inside the clip, so the runs play it.
+    sourceSeconds?.push(sourceTimeAt(runs, frameSeconds(endBeat, rate), 0)!);
   }
   return Int32Array.from(frames);
 }
@@ -177,8 +183,7 @@ export function clipPeriodFrames(analysis: Analysis): number {
  * analysis tracks, and a miss on them is no verdict on the clip.
  */
 export function clipsKeepTrackTempo(analysis: Analysis): boolean {
-  const trackPeriodFrames = (60 * analysis.frameRate) / analysis.tempoBpm;
-  return Math.abs(clipPeriodFrames(analysis) / trackPeriodFrames - 1) <= SAME_TEMPO_TOLERANCE;
+  return Math.abs(clipPeriodFrames(analysis) / trackPeriodFrames(analysis) - 1) <= SAME_TEMPO_TOLERANCE;
 }
 
 /** A clip's peak: where it plays in the clip and which source time plays there. */
