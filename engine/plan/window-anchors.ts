@@ -38,17 +38,22 @@ const clipBeats = new WeakMap<Float32Array, Float32Array>();
 /**
  * The track with the beats its clips are heard on: its own, or where its clips are heard at
  * another tempo (clipsKeepTrackTempo), its onsets beat-tracked at the clips' period
- * (clipPeriodFrames; ~5 ms warm for a 4-minute track, once, for an edit nothing else landed).
+ * (clipPeriodFrames; ~5 ms warm for a 4-minute track, once, for an edit nothing else landed),
+ * and the clips' tempo with them: the screen adds the beat a clip's tracking hears at its end a
+ * beat period after its last (peak-landing.ts runBeats), and that is the clips' period, not the
+ * misread track's (a 0.33 s beat where the clips' is 0.5 s put a beat after a peak the clip
+ * ends on, and the screen landed windows heard 2 s off H).
  */
 function withClipBeats(analysis: Analysis): Analysis {
   if (clipsKeepTrackTempo(analysis)) return analysis;
+  const rate = analysis.frameRate;
+  const periodFrames = clipPeriodFrames(analysis);
   let beatTimesSeconds = clipBeats.get(analysis.onset);
   if (!beatTimesSeconds) {
-    const rate = analysis.frameRate;
-    beatTimesSeconds = Float32Array.from(beatFrames(analysis.onset, clipPeriodFrames(analysis)), (f) => frameSeconds(f, rate));
+    beatTimesSeconds = Float32Array.from(beatFrames(analysis.onset, periodFrames), (f) => frameSeconds(f, rate));
     clipBeats.set(analysis.onset, beatTimesSeconds);
   }
-  return { ...analysis, beatTimesSeconds };
+  return { ...analysis, beatTimesSeconds, tempoBpm: (60 * rate) / periodFrames };
 }
 
 /**
