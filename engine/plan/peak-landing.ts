@@ -61,8 +61,9 @@ function runBeats(analysis: Analysis, runs: Run[], rate: number, sourceSeconds?:
     clipSeconds += run.length;
   }
   const last = frames[frames.length - 1];
-  if (last !== undefined && last + trackPeriodFrames(analysis) < framesOfSeconds(clipSeconds, rate)) {
-    const endBeat = Math.round(last + trackPeriodFrames(analysis));
+  const periodFrames = trackPeriodFrames(analysis);
+  if (last !== undefined && last + periodFrames < framesOfSeconds(clipSeconds, rate)) {
+    const endBeat = Math.round(last + periodFrames);
     frames.push(endBeat);
     // Inside the clip, so the runs play it.
     sourceSeconds?.push(sourceTimeAt(runs, frameSeconds(endBeat, rate), 0)!);
