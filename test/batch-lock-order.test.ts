@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
 import { createApiKey, hashApiKey } from '../billing/api-keys.ts';
+import { admitBatch, chargeBatch, type BatchKey } from './support/batch-statements.ts';
 
 let db: TestDatabase;
 let sql: Sql;
@@ -31,28 +32,17 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 test('concurrent admission and charge batches over the same keys, in any order, never deadlock', async () => {
-  const keys: { id: number; hash: Buffer }[] = [];
+  const keys: BatchKey[] = [];
   for (let i = 0; i < 6; i++) {
     const { key, id } = await createApiKey(sql, { name: `lock-${i}`, tier: 'pro' });
     keys.push({ id, hash: hashApiKey(key) });
   }
-  const admit = (batch: typeof keys) => sql`
-    SELECT * FROM admit_keys(${sql.array(batch.map((k) => k.hash) as any, 1001)}, ${sql.array(batch.map(() => 1), 1007)},
-      ${sql.array(batch.map(() => 0), 1007)}, ${sql.array(batch.map(() => 0), 1007)},
-      ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)})`;
-  const charge = (batch: typeof keys, n: number) => sql`
-    SELECT * FROM charge_requests(${sql.array(batch.map((k) => k.id), 1016)}, ${sql.array(batch.map(() => 1), 1007)},
-      ${sql.array(batch.map(() => null) as any, 1009)}, ${sql.array(batch.map(() => null) as any, 1022)},
-      ${sql.array(batch.map(() => null) as any, 1022)}, ${sql.array(batch.map(() => null) as any, 1022)},
-      ${sql.array(batch.map((_, i) => `lock-${n}-${i}`), 1009)}, ${sql.array(batch.map(() => '/lock'), 1009)},
-      ${sql.array(batch.map(() => new Date().toISOString()) as any, 1185)}, ${sql.array(batch.map(() => 1), 1021)},
-      ${sql.array(batch.map(() => null) as any, 1009)})`;
   const statements = [];
   let charges = 0;
   for (let n = 0; n < 240; n++) {
     const batch = shuffled(keys, n + 1).slice(0, 2 + (n % 5));
     if (n % 2 === 1) charges += batch.length;
-    statements.push(n % 2 === 0 ? admit(batch) : charge(batch, n));
+    statements.push(n % 2 === 0 ? admitBatch(sql, batch) : chargeBatch(sql, batch, `lock-${n}`));
   }
   const outcomes = await Promise.allSettled(statements);
   const failures = outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason));

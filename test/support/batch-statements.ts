@@ -1,0 +1,34 @@
+// The two batched billing statements called directly, as billing/admission-batcher.ts and
+// billing/ledger.ts call them: one admission (or charge of one credit) per key of the batch.
+import type postgres from 'postgres';
+
+/** A pool or a transaction: both run the statements. */
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/** A key as the statements name it: admit_keys by its hash, charge_requests by its id. */
+export interface BatchKey {
+  id: number;
+  hash: Buffer;
+}
+
+// Array type OIDs: bytea[], int4[], text[], float8[], timestamptz[], int8[], float4[].
+const BYTEA_ARRAY = 1001, INT4_ARRAY = 1007, TEXT_ARRAY = 1009, FLOAT8_ARRAY = 1022, TIMESTAMPTZ_ARRAY = 1185, INT8_ARRAY = 1016, FLOAT4_ARRAY = 1021;
+
+/** admit_keys: one request waiting on each key, no lease asked, nothing handed back. */
+export function admitBatch(sql: Sql, batch: BatchKey[]) {
+  return sql`
+    SELECT * FROM admit_keys(${sql.array(batch.map((k) => k.hash) as any, BYTEA_ARRAY)}, ${sql.array(batch.map(() => 1), INT4_ARRAY)},
+      ${sql.array(batch.map(() => 0), INT4_ARRAY)}, ${sql.array(batch.map(() => 0), INT4_ARRAY)},
+      ${sql.array(batch.map(() => new Date().toISOString()) as any, TIMESTAMPTZ_ARRAY)})`;
+}
+
+/** charge_requests: one credit from each key, no track; request ids `${prefix}-${i}`. */
+export function chargeBatch(sql: Sql, batch: BatchKey[], prefix: string) {
+  return sql`
+    SELECT * FROM charge_requests(${sql.array(batch.map((k) => k.id), INT8_ARRAY)}, ${sql.array(batch.map(() => 1), INT4_ARRAY)},
+      ${sql.array(batch.map(() => null) as any, TEXT_ARRAY)}, ${sql.array(batch.map(() => null) as any, FLOAT8_ARRAY)},
+      ${sql.array(batch.map(() => null) as any, FLOAT8_ARRAY)}, ${sql.array(batch.map(() => null) as any, FLOAT8_ARRAY)},
+      ${sql.array(batch.map((_, i) => `${prefix}-${i}`), TEXT_ARRAY)}, ${sql.array(batch.map(() => '/batch'), TEXT_ARRAY)},
+      ${sql.array(batch.map(() => new Date().toISOString()) as any, TIMESTAMPTZ_ARRAY)}, ${sql.array(batch.map(() => 1), FLOAT4_ARRAY)},
+      ${sql.array(batch.map(() => null) as any, TEXT_ARRAY)})`;
+}
