@@ -83,16 +83,19 @@ export function phaseRivalAt({ local, score }: BeatChains, periodFrames: number,
   const n = local.length;
   if (n === 0) return 0;
   const work = workArrays(n, backwardWorkBySize);
-  // The backward run's input, the smoothed onsets reversed, goes where a forward run keeps its scaled onsets.
-  const reversed = work.scaled;
-  for (let i = 0; i < n; i++) reversed[i] = local[n - 1 - i];
+  const first = Math.max(0, Math.ceil(beatFrame - periodFrames / 2));
+  // The backward run's input, the smoothed onsets reversed, goes where a forward run keeps its
+  // scaled onsets. It runs from the clip's end back to `first` only: its score at a frame depends
+  // only on the frames it has passed, and none before `first` is read (on average half the run).
+  const reversed = work.scaled.subarray(0, Math.max(1, n - first));
+  for (let i = 0; i < reversed.length; i++) reversed[i] = local[n - 1 - i];
   const backward = beatScores(reversed, periodFrames, work).score;
   const through = (t: number) => score[t] + backward[n - 1 - t] - local[t];
   // Best through this phase (within a quarter period of the beat: evenOutUnheardBeats may have
   // moved it off the programme's own frame) against the best through another.
   let own = 0;
   let rival = 0;
-  for (let t = Math.max(0, Math.ceil(beatFrame - periodFrames / 2)); t <= Math.min(n - 1, beatFrame + periodFrames / 2); t++) {
+  for (let t = first; t <= Math.min(n - 1, beatFrame + periodFrames / 2); t++) {
     if (Math.abs(t - beatFrame) < periodFrames / 4) own = Math.max(own, through(t));
     else rival = Math.max(rival, through(t));
   }
