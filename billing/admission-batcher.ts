@@ -4,6 +4,7 @@
 import type { Sql } from '../db/connect.ts';
 import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
 import { createStatementBatcher } from '../db/statement-batcher.ts';
+import { BYTEA_ARRAY, INT4_ARRAY, TIMESTAMPTZ_ARRAY } from '../db/array-types.ts';
 
 export interface AdmitOutcome {
   counted: Counted;
@@ -27,12 +28,6 @@ interface KeyEntry {
   waiting: number[];
   handBack?: LeaseAsk;
 }
-
-// PostgreSQL type oids of the array parameters (explicit: inferring them from the values fails
-// for some first calls).
-const BYTEA_ARRAY = 1001;
-const INT4_ARRAY = 1007;
-const TIMESTAMPTZ_ARRAY = 1185;
 
 /** A request that admit_keys() turned away, until the key's other batches in flight have settled. */
 interface Refusal {

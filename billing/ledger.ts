@@ -8,6 +8,7 @@
 import type { Sql } from '../db/connect.ts';
 import type { License } from './licenses.ts';
 import { createStatementBatcher } from '../db/statement-batcher.ts';
+import { FLOAT4_ARRAY, FLOAT8_ARRAY, INT4_ARRAY, INT8_ARRAY, TEXT_ARRAY, TIMESTAMPTZ_ARRAY } from '../db/array-types.ts';
 
 /** What a paid request's usage record says, written with its charge. */
 export interface UsageFacts {
@@ -51,14 +52,6 @@ export interface StoredReply {
   contentType: string | null;
   body: string | null;
 }
-
-// PostgreSQL type oids of the array parameters.
-const INT8_ARRAY = 1016;
-const INT4_ARRAY = 1007;
-const TEXT_ARRAY = 1009;
-const FLOAT8_ARRAY = 1022;
-const FLOAT4_ARRAY = 1021;
-const TIMESTAMPTZ_ARRAY = 1185;
 
 export interface Charger {
   /** Resolves with the balance and usage record, or undefined when the balance is too low (nothing written). */

@@ -1,6 +1,7 @@
 // The two batched billing statements called directly, as billing/admission-batcher.ts and
 // billing/ledger.ts call them: one admission (or charge of one credit) per key of the batch.
 import type postgres from 'postgres';
+import { BYTEA_ARRAY, FLOAT4_ARRAY, FLOAT8_ARRAY, INT4_ARRAY, INT8_ARRAY, TEXT_ARRAY, TIMESTAMPTZ_ARRAY } from '../../db/array-types.ts';
 
 /** A pool or a transaction: both run the statements. */
 type Sql = postgres.Sql | postgres.TransactionSql;
@@ -11,8 +12,6 @@ export interface BatchKey {
   hash: Buffer;
 }
 
-// Array type OIDs: bytea[], int4[], text[], float8[], timestamptz[], int8[], float4[].
-const BYTEA_ARRAY = 1001, INT4_ARRAY = 1007, TEXT_ARRAY = 1009, FLOAT8_ARRAY = 1022, TIMESTAMPTZ_ARRAY = 1185, INT8_ARRAY = 1016, FLOAT4_ARRAY = 1021;
 
 /** admit_keys: one request waiting on each key, no lease asked, nothing handed back. */
 export function admitBatch(sql: Sql, batch: BatchKey[]) {
