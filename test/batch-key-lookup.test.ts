@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
-import { createApiKey, hashApiKey } from '../billing/api-keys.ts';
-import { admitBatch, chargeBatch, type BatchKey } from './support/batch-statements.ts';
+import { admitBatch, chargeBatch, createBatchKeys } from './support/batch-statements.ts';
 
 /** Enough keys that a sequential scan is not the cheapest way to find a few of them. */
 const KEYS = 1000;
@@ -30,11 +29,7 @@ after(async () => {
 test('admission and charge batches never scan api_keys, before the table has statistics', async () => {
   // As a fresh deployment's keys are for up to a minute; kept so here, whenever autovacuum comes by.
   await sql`ALTER TABLE api_keys SET (autovacuum_enabled = false)`;
-  const keys: BatchKey[] = [];
-  for (let i = 0; i < KEYS; i += 50) {
-    const made = await Promise.all(Array.from({ length: 50 }, (_, j) => createApiKey(sql, { name: `lookup-${i + j}`, tier: 'pro' })));
-    keys.push(...made.map(({ key, id }) => ({ id, hash: hashApiKey(key) })));
-  }
+  const keys = await createBatchKeys(sql, KEYS, 'lookup');
   const [{ analysed }] = await sql`SELECT last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL AS analysed FROM pg_stat_user_tables WHERE relname = 'api_keys'`;
   assert.equal(analysed, false, 'the table has no statistics yet');
   // The scans of api_keys itself (index scans count against the index) the calls made. The

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { createTestDatabase, type TestDatabase } from './support/database.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { migrate } from '../db/migrate.ts';
-import { createApiKey, hashApiKey } from '../billing/api-keys.ts';
-import { admitBatch, chargeBatch, type BatchKey } from './support/batch-statements.ts';
+import { admitBatch, chargeBatch, createBatchKeys } from './support/batch-statements.ts';
 
 let db: TestDatabase;
 let sql: Sql;
@@ -32,11 +31,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 test('concurrent admission and charge batches over the same keys, in any order, never deadlock', async () => {
-  const keys: BatchKey[] = [];
-  for (let i = 0; i < 6; i++) {
-    const { key, id } = await createApiKey(sql, { name: `lock-${i}`, tier: 'pro' });
-    keys.push({ id, hash: hashApiKey(key) });
-  }
+  const keys = await createBatchKeys(sql, 6, 'lock');
   const statements = [];
   let charges = 0;
   for (let n = 0; n < 240; n++) {

@@ -1,6 +1,7 @@
 // The two batched billing statements called directly, as billing/admission-batcher.ts and
 // billing/ledger.ts call them: one admission (or charge of one credit) per key of the batch.
 import type postgres from 'postgres';
+import { createApiKey, hashApiKey } from '../../billing/api-keys.ts';
 import { BYTEA_ARRAY, FLOAT4_ARRAY, FLOAT8_ARRAY, INT4_ARRAY, INT8_ARRAY, TEXT_ARRAY, TIMESTAMPTZ_ARRAY } from '../../db/array-types.ts';
 
 /** A pool or a transaction: both run the statements. */
@@ -12,6 +13,19 @@ export interface BatchKey {
   hash: Buffer;
 }
 
+
+/** Keys made at once in groups of this many. */
+const KEYS_AT_ONCE = 50;
+
+/** `count` new pro keys named `${prefix}-${i}`, as the statements name them. */
+export async function createBatchKeys(sql: postgres.Sql, count: number, prefix: string): Promise<BatchKey[]> {
+  const keys: BatchKey[] = [];
+  for (let i = 0; i < count; i += KEYS_AT_ONCE) {
+    const made = await Promise.all(Array.from({ length: Math.min(KEYS_AT_ONCE, count - i) }, (_, j) => createApiKey(sql, { name: `${prefix}-${i + j}`, tier: 'pro' })));
+    keys.push(...made.map(({ key, id }) => ({ id, hash: hashApiKey(key) })));
+  }
+  return keys;
+}
 
 /** admit_keys: one request waiting on each key, no lease asked, nothing handed back. */
 export function admitBatch(sql: Sql, batch: BatchKey[]) {
