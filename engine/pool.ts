@@ -6,7 +6,8 @@ import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
-import type { AnalyseTask, ClipTask, ClipValue, PlanTask, TaskResult } from './worker.ts';
+import type { AnalyseTask, ClipTask, ClipValue, PlanTask, TaskResult, WarmValue } from './worker.ts';
+import { WARM_BATCH_PLANS } from './warm-up.ts';
 import type { ClipPlan } from './plan/plan.ts';
 
 export interface EnginePoolOptions {
@@ -23,6 +24,12 @@ export interface EnginePool {
   clip(task: ClipTask): Promise<ClipValue>;
   /** The plan the same clip task would follow (cheap: no audio is decoded). */
   plan(task: PlanTask): Promise<ClipPlan>;
+  /**
+   * Warms every thread's plan code on one track's analysis (warm-up.ts): about `plansPerThread`
+   * plans each, in batches, a round of one batch per thread at a time. Resolves with the plans
+   * made by each thread id.
+   */
+  warm(task: { analysis: Uint8Array; analysisKey?: string; plansPerThread: number }): Promise<Map<number, number>>;
   /** Ends one worker thread abruptly (diagnostics and tests of recovery). */
   crashOneWorker(): Promise<void>;
   status(): { threads: number; queued: number; completed: number; utilization: number; maxQueue: number };
@@ -80,6 +87,21 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       return { ...value, mp3: asBytes(value.mp3) };
     },
     plan: (task) => run<ClipPlan>('plan', task),
+    async warm({ analysis, analysisKey, plansPerThread }) {
+      const planned = new Map<number, number>();
+      let first = 0;
+      // One batch per thread at once: each thread runs one task at a time, so a round's batches
+      // go to different threads (a thread busy with a request takes its batch after it).
+      for (let round = 0; round < Math.ceil(plansPerThread / WARM_BATCH_PLANS); round++) {
+        const batches = Array.from({ length: threads }, () => {
+          const batch = { analysis, analysisKey, first, count: WARM_BATCH_PLANS };
+          first += WARM_BATCH_PLANS;
+          return run<WarmValue>('warm', batch);
+        });
+        for (const value of await Promise.all(batches)) planned.set(value.threadId, (planned.get(value.threadId) ?? 0) + value.planned);
+      }
+      return planned;
+    },
     async crashOneWorker() {
       await pool.run({}, { name: 'crash' }).catch(() => {});
     },

@@ -8,4 +8,5 @@ const tasks = await import('./worker.ts');
 export const analyse = tasks.analyse;
 export const clip = tasks.clip;
 export const plan = tasks.plan;
+export const warm = tasks.warm;
 export const crash = tasks.crash;

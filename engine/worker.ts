@@ -1,6 +1,7 @@
 // The engine's worker thread (piscina): analyse and clip tasks. Heavy audio work never runs on the
 // server's main thread. Results are moved back (transferred), not copied.
 import fs from 'node:fs/promises';
+import { threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { LRUCache } from 'lru-cache';
 import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
@@ -11,6 +12,7 @@ import { makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
 import { planClip } from './plan/plan-clip.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
+import { warmPlans } from './warm-up.ts';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details: Record<string, number> } };
 
@@ -27,6 +29,20 @@ export interface PlanTask {
   mode?: ClipMode;
   durationSeconds: number;
   hitPointSeconds?: number;
+}
+
+/** A batch of warming plans (warm-up.ts) on one track: requests `first` .. `first + count - 1`. */
+export interface WarmTask {
+  analysis: Uint8Array;
+  analysisKey?: string;
+  first: number;
+  count: number;
+}
+
+/** Which thread ran a warming batch, and how many of its requests made a plan. */
+export interface WarmValue {
+  threadId: number;
+  planned: number;
 }
 
 export interface ClipTask extends PlanTask {
@@ -66,7 +82,7 @@ async function source(task: { mp3?: Uint8Array; path?: string }): Promise<Source
 // arrays are views of the task's bytes: their length is what an entry holds.
 const analyses = new LRUCache<string, Analysis>({ maxSize: 64 * 1024 * 1024 });
 
-function analysisOf(task: PlanTask): Analysis {
+function analysisOf(task: { analysis: Uint8Array; analysisKey?: string }): Analysis {
   if (!task.analysisKey) return deserialiseAnalysis(task.analysis);
   let analysis = analyses.get(task.analysisKey);
   if (!analysis) {
@@ -117,6 +133,14 @@ export function clip(task: ClipTask) {
 export function plan(task: PlanTask) {
   return settle(async () => {
     return { value: planClip(analysisOf(task), clipRequestOf(task)), buffers: [] };
+  });
+}
+
+/** Warms this thread's plan code (warm-up.ts) before traffic comes. */
+export function warm(task: WarmTask) {
+  return settle(async () => {
+    const value: WarmValue = { threadId, planned: warmPlans(analysisOf(task), task.first, task.count) };
+    return { value, buffers: [] };
   });
 }
 

@@ -18,11 +18,16 @@ export interface Config {
   clipCacheBytes: number;
   /** Clip jobs allowed to wait for a worker; beyond that, 503 (undefined: 16 per worker). */
   engineMaxQueue: number | undefined;
+  /** Plans each engine thread makes at start to warm its code (server/warm-engine.ts); 0: none. */
+  engineWarmupPlans: number;
   /** PKCS#8 Ed25519 key signing license certificates (unset: one kept in the database). */
   licenseSigningKey: string | undefined;
   /** GET /metrics: off (undefined), on the API's port ('main', METRICS=1), or on its own port (METRICS_PORT; 0: any free one). */
   metrics: 'main' | number | undefined;
 }
+
+/** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
+const DEFAULT_ENGINE_WARMUP_PLANS = 1200;
 
 export function loadConfig(): Config {
   return {
@@ -37,6 +42,7 @@ export function loadConfig(): Config {
     previewSecret: process.env.PREVIEW_SECRET || undefined,
     clipCacheBytes: intFromEnv('CLIP_CACHE_MB', 256, 0) * 1024 * 1024,
     engineMaxQueue: process.env.ENGINE_MAX_QUEUE ? intFromEnv('ENGINE_MAX_QUEUE', 0, 0) : undefined,
+    engineWarmupPlans: intFromEnv('ENGINE_WARMUP_PLANS', DEFAULT_ENGINE_WARMUP_PLANS, 0),
     licenseSigningKey: process.env.LICENSE_SIGNING_KEY || undefined,
     metrics: process.env.METRICS_PORT ? intFromEnv('METRICS_PORT', 0, 0) : process.env.METRICS === '1' ? 'main' : undefined,
   };

@@ -7,6 +7,7 @@ import { ensureDemoKey } from '../billing/demo-key.ts';
 import { ensureDemoAccount } from '../billing/demo-account.ts';
 import { ensureDemoCatalog } from '../catalog/demo-catalog.ts';
 import { createLogger } from './observability/logger.ts';
+import { warmEngine } from './warm-engine.ts';
 
 const logger = createLogger();
 
@@ -36,6 +37,9 @@ async function main() {
   const demoKey = await ensureDemoKey(service.database.sql, config.dataDir);
   const signIn = await ensureDemoAccount(service.database.sql, config.dataDir);
   await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, dataDir: config.dataDir, tracks: config.demoTracks });
+  // The service already answers; the banner waits for warm threads, so a load test started on it
+  // (or the first users after a deploy) meets the plans' steady speed.
+  await warmEngine(service.database.sql, service.engine, logger, config.engineWarmupPlans);
 
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = `http://${host}:${service.port}`;
