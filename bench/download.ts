@@ -4,6 +4,7 @@
 // bench/http-load.ts (raw keep-alive sockets): autocannon cannot read MP3 bodies fast enough (see there).
 import path from 'node:path';
 import { load, type LoadResult } from './http-load.ts';
+import { GOLDEN_FRACTION } from '../engine/warm-up.ts';
 import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { storePath } from '../catalog/store.ts';
@@ -17,8 +18,6 @@ const DEMO_TRACKS = 3;
 const CLIP_SECONDS = 30;
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 // DOWNLOAD_PARTS=cached (comma list of engine, uncached, cached, idempotent, full, plan) runs only those parts.
-/** The golden ratio's fractional part: multiples of it modulo 1 never repeat and spread evenly. */
-const GOLDEN_FRACTION = 0.6180339887498949;
 const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,idempotent,full,plan').split(','));
 
 interface Track {

@@ -2,6 +2,7 @@
 // threads make right after start, timed through the pool as POST /clip-plan calls it. The warm-up
 // runs on another track than the one measured, as the server's does on its catalog's longest.
 import { createEnginePool } from '../engine/pool.ts';
+import { GOLDEN_FRACTION } from '../engine/warm-up.ts';
 import { inRounds, median } from './rounds.ts';
 
 const FIRST_PLANS = 500;
@@ -26,7 +27,7 @@ async function firstPlans(measured: Uint8Array, warming: Uint8Array | undefined)
     const warmMs = performance.now() - warmStart;
     const times: number[] = [];
     for (let i = 0; i < FIRST_PLANS; i++) {
-      const hitPointSeconds = 1 + ((i * 0.6180339887498949) % 1) * (CLIP_SECONDS - 2);
+      const hitPointSeconds = 1 + ((i * GOLDEN_FRACTION) % 1) * (CLIP_SECONDS - 2);
       const start = performance.now();
       await pool.plan({ analysis: measured, analysisKey: 'measured', mode: 'edit', durationSeconds: CLIP_SECONDS, hitPointSeconds });
       times.push(performance.now() - start);

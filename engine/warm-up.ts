@@ -18,7 +18,7 @@ const WARM_DURATIONS_SECONDS = [30, 30, 30, 15, 60];
 /** One plan in this many is a segment, and one a loop (the other modes' code is warmed too). */
 const OTHER_MODE_EVERY = 10;
 /** The golden ratio's fractional part: hit points i * this (mod 1) never repeat and spread evenly. */
-const GOLDEN_FRACTION = 0.6180339887498949;
+export const GOLDEN_FRACTION = 0.6180339887498949;
 
 /** The i-th warming request on a track this long: an edit with a hit point spread over [1, D - 1], now and then another mode. */
 export function warmingRequest(i: number, trackSeconds: number): ClipRequest {
