@@ -4,7 +4,7 @@
 // bench/http-load.ts (raw keep-alive sockets): autocannon cannot read MP3 bodies fast enough (see there).
 import path from 'node:path';
 import { load, type LoadResult } from './http-load.ts';
-import { GOLDEN_FRACTION } from '../engine/warm-up.ts';
+import { spreadHitPoint } from '../engine/hit-point-spread.ts';
 import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { storePath } from '../catalog/store.ts';
@@ -152,7 +152,7 @@ export async function benchDownload(): Promise<string> {
         const planUrl = `${server.base}/api/external/v1/clip-plan`;
         let planCounter = 0;
         // H steps by the golden ratio's fraction: no (track, H) repeats within a bench (a step of 0.731 repeated after 3,000 requests, and the third round was served from the plan cache).
-        const newPlan = () => ({ track_id: tracks[planCounter % tracks.length].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: Math.round((1 + ((planCounter++ * GOLDEN_FRACTION) % 1) * (CLIP_SECONDS - 2)) * 1000) / 1000 });
+        const newPlan = () => ({ track_id: tracks[planCounter % tracks.length].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: spreadHitPoint(planCounter++, CLIP_SECONDS) });
         await fire(planUrl, 1, keys, newPlan, 2);
         const rounds = await inRounds(async () => ({ fresh: await fire(planUrl, 1, keys, newPlan), cached: await fire(planUrl, 1, keys, () => ({ track_id: tracks[0].id, mode: 'edit', duration_seconds: CLIP_SECONDS, hit_point_seconds: 12 })) }));
         for (const [i, { fresh, cached }] of rounds.entries()) {

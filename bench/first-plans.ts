@@ -2,13 +2,14 @@
 // threads make right after start, timed through the pool as POST /clip-plan calls it. The warm-up
 // runs on another track than the one measured, as the server's does on its catalog's longest.
 import { createEnginePool } from '../engine/pool.ts';
-import { GOLDEN_FRACTION } from '../engine/warm-up.ts';
+import { spreadHitPoint } from '../engine/hit-point-spread.ts';
+import { DEFAULT_ENGINE_WARMUP_PLANS } from '../server/config.ts';
 import { inRounds, median } from './rounds.ts';
 
 const FIRST_PLANS = 500;
 const CLIP_SECONDS = 30;
-/** What the server warms with by default (server/config.ts). */
-const WARMUP_PLANS_PER_THREAD = 1200;
+/** What the server warms with by default. */
+const WARMUP_PLANS_PER_THREAD = DEFAULT_ENGINE_WARMUP_PLANS;
 
 interface FirstPlans {
   p50Ms: number;
@@ -21,13 +22,13 @@ async function firstPlans(measured: Uint8Array, warming: Uint8Array | undefined)
   const pool = createEnginePool();
   try {
     // The threads started (a pool's first task waits for its thread to load), as a server's are.
-    await Promise.all([0, 1].map(() => pool.plan({ analysis: measured, mode: 'segment', durationSeconds: CLIP_SECONDS })));
+    await Promise.all(Array.from({ length: pool.status().threads }, () => pool.plan({ analysis: measured, mode: 'segment', durationSeconds: CLIP_SECONDS })));
     const warmStart = performance.now();
     if (warming) await pool.warm({ analysis: warming, analysisKey: 'warming', plansPerThread: WARMUP_PLANS_PER_THREAD });
     const warmMs = performance.now() - warmStart;
     const times: number[] = [];
     for (let i = 0; i < FIRST_PLANS; i++) {
-      const hitPointSeconds = 1 + ((i * GOLDEN_FRACTION) % 1) * (CLIP_SECONDS - 2);
+      const hitPointSeconds = spreadHitPoint(i, CLIP_SECONDS);
       const start = performance.now();
       await pool.plan({ analysis: measured, analysisKey: 'measured', mode: 'edit', durationSeconds: CLIP_SECONDS, hitPointSeconds });
       times.push(performance.now() - start);

@@ -9,6 +9,7 @@ import type { Analysis } from './analysis/analyse.ts';
 import type { ClipRequest } from './plan/plan.ts';
 import { planClip } from './plan/plan-clip.ts';
 import { isEngineError } from './errors.ts';
+import { spreadHitPoint } from './hit-point-spread.ts';
 
 /** Plans a warming task makes: about 30-60 ms of work, the longest a request waits behind one. */
 export const WARM_BATCH_PLANS = 40;
@@ -17,13 +18,11 @@ export const WARM_BATCH_PLANS = 40;
 const WARM_DURATIONS_SECONDS = [30, 30, 30, 15, 60];
 /** One plan in this many is a segment, and one a loop (the other modes' code is warmed too). */
 const OTHER_MODE_EVERY = 10;
-/** The golden ratio's fractional part: hit points i * this (mod 1) never repeat and spread evenly. */
-export const GOLDEN_FRACTION = 0.6180339887498949;
 
 /** The i-th warming request on a track this long: an edit with a hit point spread over [1, D - 1], now and then another mode. */
 export function warmingRequest(i: number, trackSeconds: number): ClipRequest {
   const durationSeconds = Math.min(WARM_DURATIONS_SECONDS[i % WARM_DURATIONS_SECONDS.length], Math.floor(trackSeconds));
-  const hitPointSeconds = Math.round((1 + ((i * GOLDEN_FRACTION) % 1) * Math.max(0, durationSeconds - 2)) * 1000) / 1000;
+  const hitPointSeconds = spreadHitPoint(i, durationSeconds);
   if (i % OTHER_MODE_EVERY === OTHER_MODE_EVERY - 1) return { mode: 'loop', durationSeconds };
   if (i % OTHER_MODE_EVERY === OTHER_MODE_EVERY - 2) return { mode: 'segment', durationSeconds, hitPointSeconds };
   return { mode: 'edit', durationSeconds, hitPointSeconds };

@@ -1,4 +1,4 @@
-// The engine's worker thread (piscina): analyse and clip tasks. Heavy audio work never runs on the
+// The engine's worker thread (piscina): analyse, clip, plan and warm tasks. Heavy audio work never runs on the
 // server's main thread. Results are moved back (transferred), not copied.
 import fs from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';

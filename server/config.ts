@@ -27,7 +27,7 @@ export interface Config {
 }
 
 /** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
-const DEFAULT_ENGINE_WARMUP_PLANS = 1200;
+export const DEFAULT_ENGINE_WARMUP_PLANS = 1200;
 
 export function loadConfig(): Config {
   return {

@@ -39,7 +39,8 @@ async function main() {
   await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, dataDir: config.dataDir, tracks: config.demoTracks });
   // The service already answers; the banner waits for warm threads, so a load test started on it
   // (or the first users after a deploy) meets the plans' steady speed.
-  await warmEngine(service.database.sql, service.engine, logger, config.engineWarmupPlans);
+  await warmEngine(service.database.sql, service.engine, logger, config.engineWarmupPlans, () => signals > 0);
+  if (signals > 0) return; // shutting down: no banner saying the service is ready
 
   const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
   const base = `http://${host}:${service.port}`;

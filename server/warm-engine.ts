@@ -7,8 +7,11 @@ import type { Logger } from './observability/logger.ts';
 import { ANALYSIS_VERSION } from '../engine/analysis/version.ts';
 import { serialisedAnalysisVersion } from '../engine/analysis/serialise.ts';
 
-/** Warms every engine thread with about `plansPerThread` plans; logs what each thread did and how long it took. */
-export async function warmEngine(sql: Sql, engine: EnginePool, logger: Logger, plansPerThread: number): Promise<void> {
+/**
+ * Warms every engine thread with about `plansPerThread` plans; logs what each thread did and how
+ * long it took. `stopping` tells a warm-up ended by the service's shutdown (its pool closed) from a failure.
+ */
+export async function warmEngine(sql: Sql, engine: EnginePool, logger: Logger, plansPerThread: number, stopping = () => false): Promise<void> {
   if (plansPerThread === 0) return;
   const [track] = await sql<{ id: string; audio_sha256: string; analysis: Buffer }[]>`
     SELECT id, audio_sha256, analysis FROM tracks WHERE removed_at IS NULL ORDER BY duration_seconds DESC, id LIMIT 1`;
@@ -24,6 +27,7 @@ export async function warmEngine(sql: Sql, engine: EnginePool, logger: Logger, p
     logger.info({ track_id: track.id, plans_by_thread: Object.fromEntries(planned), ms: Math.round(performance.now() - started) }, 'engine warmed');
   } catch (err) {
     // Warming is an optimisation: a failure is logged and the service runs on unwarmed.
-    logger.warn({ err }, 'engine warm-up failed');
+    if (stopping()) logger.info('engine warm-up ended by the shutdown');
+    else logger.warn({ err }, 'engine warm-up failed');
   }
 }

@@ -47,7 +47,7 @@ test('warming requests are what callers send: hit points inside [1, D - 1], leng
 });
 
 test('every thread is warmed, each with its share of the plans', async () => {
-  // Both threads up before warming: a round's batches then go one to each.
+  // Both threads running before warming, as a server's are by the time it warms.
   await Promise.all([1, 2].map(() => pool.plan({ analysis, mode: 'edit', durationSeconds: 20, hitPointSeconds: 5 })));
   const plansPerThread = 3 * WARM_BATCH_PLANS;
   const planned = await pool.warm({ analysis, analysisKey: 'warm-test', plansPerThread });
