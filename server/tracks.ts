@@ -3,8 +3,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { TRACK_ID } from '../catalog/store.ts';
-import { ANALYSIS_VERSION } from '../engine/analysis/version.ts';
-import { serialisedAnalysisVersion } from '../engine/analysis/serialise.ts';
+import { isCurrentAnalysis } from '../engine/analysis/serialise.ts';
 
 export interface TrackRow {
   id: string;
@@ -36,7 +35,7 @@ export type ReanalyseAudio = (audioSha256: string) => Promise<Uint8Array>;
  * reaches the worker thread as the same memory rather than a copy (a 120 KB copy per POST
  * /clip-plan, and the garbage collections it caused in both threads).
  */
-function inSharedMemory(bytes: Uint8Array): Uint8Array {
+export function inSharedMemory(bytes: Uint8Array): Uint8Array {
   const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
   shared.set(bytes);
   return shared;
@@ -51,7 +50,7 @@ export function createTrackLookup(sql: Sql, reanalyse: ReanalyseAudio, maxAnalys
       const [row] = await sql<{ analysis: Buffer }[]>`SELECT analysis FROM tracks WHERE id = ${trackId}`;
       if (!row) throw new Error(`track ${trackId} has no stored analysis`);
       const stored = new Uint8Array(row.analysis);
-      return inSharedMemory(serialisedAnalysisVersion(stored) === ANALYSIS_VERSION ? stored : await reanalyse(sha256));
+      return inSharedMemory(isCurrentAnalysis(stored) ? stored : await reanalyse(sha256));
     },
   });
   const rows = new LRUCache<string, TrackRow>({

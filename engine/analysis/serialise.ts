@@ -56,7 +56,7 @@ export function deserialiseAnalysis(bytes: Uint8Array): Analysis {
   return { ...scalars, ...arrays } as unknown as Analysis;
 }
 
-/** The version a serialised analysis was made with (0 when the bytes are not an analysis). */
-export function serialisedAnalysisVersion(bytes: Uint8Array): number {
-  return Number(readHeader(bytes)?.scalars.version) || 0;
+/** Whether the bytes are an analysis this engine made (ANALYSIS_VERSION): one of an older engine, or no analysis at all, is not. */
+export function isCurrentAnalysis(bytes: Uint8Array): boolean {
+  return Number(readHeader(bytes)?.scalars.version) === ANALYSIS_VERSION;
 }
