@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
-import type { AnalyseTask, ClipTask, ClipValue, PlanTask, TaskResult, WarmValue } from './worker.ts';
+import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, TaskResult, WarmValue } from './worker.ts';
 import { WARM_BATCH_PLANS } from './warm-up.ts';
 import type { ClipPlan } from './plan/plan.ts';
 
@@ -29,7 +29,7 @@ export interface EnginePool {
    * plans each, in batches, a round of one batch per thread at a time. Resolves with the plans
    * made by each thread id.
    */
-  warm(task: { analysis: Uint8Array; analysisKey?: string; plansPerThread: number }): Promise<Map<number, number>>;
+  warm(task: AnalysisOfTrack & { plansPerThread: number }): Promise<Map<number, number>>;
   /** Ends one worker thread abruptly (diagnostics and tests of recovery). */
   crashOneWorker(): Promise<void>;
   status(): { threads: number; queued: number; completed: number; utilization: number; maxQueue: number };

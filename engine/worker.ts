@@ -21,10 +21,14 @@ export interface AnalyseTask {
   path?: string;
 }
 
-export interface PlanTask {
+/** A track's serialised analysis as a task carries it. */
+export interface AnalysisOfTrack {
   analysis: Uint8Array;
   /** The track's audio hash: when given, the worker keeps the analysis deserialised (with its bar grid) for the next task. */
   analysisKey?: string;
+}
+
+export interface PlanTask extends AnalysisOfTrack {
   /** Default 'segment' (the spec's behaviour). */
   mode?: ClipMode;
   durationSeconds: number;
@@ -32,9 +36,7 @@ export interface PlanTask {
 }
 
 /** A batch of warming plans (warm-up.ts) on one track: requests `first` .. `first + count - 1`. */
-export interface WarmTask {
-  analysis: Uint8Array;
-  analysisKey?: string;
+export interface WarmTask extends AnalysisOfTrack {
   first: number;
   count: number;
 }
@@ -82,7 +84,7 @@ async function source(task: { mp3?: Uint8Array; path?: string }): Promise<Source
 // arrays are views of the task's bytes: their length is what an entry holds.
 const analyses = new LRUCache<string, Analysis>({ maxSize: 64 * 1024 * 1024 });
 
-function analysisOf(task: { analysis: Uint8Array; analysisKey?: string }): Analysis {
+function analysisOf(task: AnalysisOfTrack): Analysis {
   if (!task.analysisKey) return deserialiseAnalysis(task.analysis);
   let analysis = analyses.get(task.analysisKey);
   if (!analysis) {
