@@ -42,6 +42,14 @@ async function p50WithIdleGaps(make: () => Promise<unknown>): Promise<number> {
   return median(times, (ms) => ms);
 }
 
+/** The demo catalog's song at `position`, rendered, encoded and analysed as the catalog does. */
+async function analysedDemoSong(position: number) {
+  const song = renderTrack(planTrack(trackSeed(DEFAULT_SEED, position)));
+  const mp3 = await encodeGaplessMp3(song.left, song.right);
+  const index = indexFrames(mp3);
+  return { mp3, index, analysis: analysePcm(await decodeAll(mp3, index)) };
+}
+
 function hasFfmpeg(): boolean {
   try {
     execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
@@ -65,10 +73,7 @@ export async function benchEngine(): Promise<string> {
   const right = pcm.channels[1].subarray(0, CLIP_SECONDS * 44100);
   // Edits are timed on a rendered demo song (verses, choruses, a build, a climax, an outro): on
   // it an edit with a hit point is usually several parts, where the synthetic piece needs one.
-  const song = renderTrack(planTrack(trackSeed(DEFAULT_SEED, 0)));
-  const songMp3 = await encodeGaplessMp3(song.left, song.right);
-  const songIndex = indexFrames(songMp3);
-  const songAnalysis = analysePcm(await decodeAll(songMp3, songIndex));
+  const { mp3: songMp3, index: songIndex, analysis: songAnalysis } = await analysedDemoSong(0);
   const editParts: number[] = [];
   const pool = createEnginePool();
   const ffmpeg = hasFfmpeg();
@@ -134,9 +139,7 @@ export async function benchEngine(): Promise<string> {
     lines.push(`plan of an edit 30 s with H mean ${plan.meanMs.toFixed(2)} ms, p50 ${plan.p50Ms.toFixed(2)} ms (what POST /clip-plan computes on a cache miss)`);
     // Warmed on another demo song: a catalog's music, whose edits take the plan's search paths
     // (the synthetic piece's edits are one part each).
-    const otherSong = renderTrack(planTrack(trackSeed(DEFAULT_SEED, 1)));
-    const otherMp3 = await encodeGaplessMp3(otherSong.left, otherSong.right);
-    lines.push(...(await firstPlansLines(serialiseAnalysis(songAnalysis), serialiseAnalysis(analysePcm(await decodeAll(otherMp3, indexFrames(otherMp3)))))));
+    lines.push(...(await firstPlansLines(serialiseAnalysis(songAnalysis), serialiseAnalysis((await analysedDemoSong(1)).analysis))));
     if (ffmpeg) {
       const reference = t('ffmpeg cut+encode 30 s (reference)');
       lines.push(`ffmpeg cut+encode 30 s      mean ${reference.meanMs.toFixed(1)} ms, p50 ${reference.p50Ms.toFixed(1)} ms (reference)`);

@@ -8,8 +8,6 @@ import { inRounds, median } from './rounds.ts';
 
 const FIRST_PLANS = 500;
 const CLIP_SECONDS = 30;
-/** What the server warms with by default. */
-const WARMUP_PLANS_PER_THREAD = DEFAULT_ENGINE_WARMUP_PLANS;
 
 interface FirstPlans {
   p50Ms: number;
@@ -24,7 +22,7 @@ async function firstPlans(measured: Uint8Array, warming: Uint8Array | undefined)
     // The threads started (a pool's first task waits for its thread to load), as a server's are.
     await Promise.all(Array.from({ length: pool.status().threads }, () => pool.plan({ analysis: measured, mode: 'segment', durationSeconds: CLIP_SECONDS })));
     const warmStart = performance.now();
-    if (warming) await pool.warm({ analysis: warming, analysisKey: 'warming', plansPerThread: WARMUP_PLANS_PER_THREAD });
+    if (warming) await pool.warm({ analysis: warming, analysisKey: 'warming', plansPerThread: DEFAULT_ENGINE_WARMUP_PLANS });
     const warmMs = performance.now() - warmStart;
     const times: number[] = [];
     for (let i = 0; i < FIRST_PLANS; i++) {
@@ -45,7 +43,7 @@ export async function firstPlansLines(measured: Uint8Array, warming: Uint8Array)
   const rounds = await inRounds(async () => ({ cold: await firstPlans(measured, undefined), warmed: await firstPlans(measured, warming) }));
   const lines = rounds.map(({ cold, warmed }, i) =>
     `${i + 1}: a fresh pool's first ${FIRST_PLANS} plans (edit 30 s with H, through the pool): cold p50 ${cold.p50Ms.toFixed(2)} ms, p99 ${cold.p99Ms.toFixed(2)} ms; ` +
-    `warmed (${WARMUP_PLANS_PER_THREAD} plans a thread on another track, ${(warmed.warmMs / 1000).toFixed(1)} s) p50 ${warmed.p50Ms.toFixed(2)} ms, p99 ${warmed.p99Ms.toFixed(2)} ms`);
+    `warmed (${DEFAULT_ENGINE_WARMUP_PLANS} plans a thread on another track, ${(warmed.warmMs / 1000).toFixed(1)} s) p50 ${warmed.p50Ms.toFixed(2)} ms, p99 ${warmed.p99Ms.toFixed(2)} ms`);
   lines.push(`median of ${rounds.length} rounds, a fresh pool's first ${FIRST_PLANS} plans p99: cold ${median(rounds, (r) => r.cold.p99Ms).toFixed(2)} ms, warmed ${median(rounds, (r) => r.warmed.p99Ms).toFixed(2)} ms`);
   return lines;
 }
