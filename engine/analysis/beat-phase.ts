@@ -7,7 +7,7 @@
 // half a beat off, and a join between the two phases skips half a beat.
 //
 // So the slides are found (a run of beats whose gaps all run long, or all short, by more than the
-// median step, adding up to about half a period), the beats between them labelled by phase,
+// piece's own drift, adding up to about half a period), the beats between them labelled by phase,
 // and the passages in the phase that carries less onset strength over the whole piece moved half a
 // period, onto the other. The beats of a slide itself are spaced evenly between the grid before
 // it and after it.
@@ -40,99 +40,92 @@ function wrapped(periods: number): number {
   return periods - Math.round(periods);
 }
 
-/**
- * Each beat's phase step from the beat before (periods, about 0; index 0 is 0) and the piece's
- * median step: how far the tempo period is off the beats' own spacing, which every gap carries.
- */
-function phaseSteps(beats: Int32Array, periodFrames: number): { steps: Float64Array; medianStep: number } {
+/** The frame within SNAP_FRAMES of `frame` (inside the onsets) with the strongest onset. */
+function strongestNear(onset: Float32Array, frame: number): number {
+  const centre = Math.min(onset.length - 1, Math.max(0, Math.round(frame)));
+  let best = centre;
+  for (let f = Math.max(0, centre - SNAP_FRAMES); f <= Math.min(onset.length - 1, centre + SNAP_FRAMES); f++) if (onset[f] > onset[best]) best = f;
+  return best;
+}
+
+/** Each beat's phase step from the beat before (periods, about 0; index 0 is 0) and the piece's median step (its drift). */
+function phaseSteps(beats: Int32Array, periodFrames: number): { steps: Float64Array; drift: number } {
   const steps = new Float64Array(beats.length);
   for (let i = 1; i < beats.length; i++) steps[i] = wrapped((beats[i] - beats[i - 1]) / periodFrames);
   const sorted = steps.slice(1).sort();
-  return { steps, medianStep: sorted[sorted.length >> 1] };
+  return { steps, drift: sorted[sorted.length >> 1] };
 }
 
-/**
- * The slides, each as [its first beat off both phases, the first beat on the new one]: runs of
- * steps off the median step by more than SLIDE_STEP_PERIODS, all one way, adding up to half a
- * period. A run longer than MAX_SLIDE_BEATS is the music's own time (a passage played slower), and
- * one the piece ends in never reaches the other phase: neither is a slide.
- */
+/** The slides, each as [its first beat, the first beat after it]: runs of steps one way off the drift adding up to half a period. */
 export function halfBeatSlides(beats: Int32Array, periodFrames: number): [number, number][] {
-  const { steps, medianStep } = phaseSteps(beats, periodFrames);
+  const { steps, drift } = phaseSteps(beats, periodFrames);
   const slides: [number, number][] = [];
   let i = 1;
   while (i < beats.length) {
-    const sign = Math.sign(steps[i] - medianStep);
+    const sign = Math.sign(steps[i] - drift);
     let end = i;
     let slide = 0;
-    while (end < beats.length && sign * (steps[end] - medianStep) > SLIDE_STEP_PERIODS) slide += steps[end++] - medianStep;
+    while (end < beats.length && end - i < MAX_SLIDE_BEATS && sign * (steps[end] - drift) > SLIDE_STEP_PERIODS) slide += steps[end++] - drift;
     if (end === i) {
       i++;
       continue;
     }
-    const halfPeriod = Math.abs(Math.abs(slide) - 0.5) < HALF_PERIOD_TOLERANCE;
-    if (halfPeriod && end - i <= MAX_SLIDE_BEATS && end < beats.length) slides.push([i, end - 1]);
+    if (Math.abs(Math.abs(slide) - 0.5) < HALF_PERIOD_TOLERANCE) slides.push([i, end]);
     i = end;
   }
   return slides;
 }
 
-/** Each beat's phase: 0 before the first slide, flipping at each; -1 for a slide's beats off both. */
+/** Each beat's phase: 0 before the first slide, flipping after each; -1 inside a slide. */
 function phaseLabels(count: number, slides: [number, number][]): Int8Array {
   const labels = new Int8Array(count);
   let phase = 0;
   let next = 0;
   for (let i = 0; i < count; i++) {
-    // Slides can follow one another at once: a slide's last beat can be the next one's first.
-    while (next < slides.length && i >= slides[next][1]) {
+    if (next < slides.length && i >= slides[next][0]) {
+      if (i < slides[next][1]) {
+        labels[i] = -1;
+        continue;
+      }
       phase ^= 1;
       next++;
     }
-    labels[i] = next < slides.length && i >= slides[next][0] ? -1 : phase;
+    labels[i] = phase;
   }
   return labels;
-}
-
-/** The frame within SNAP_FRAMES of `frame` with the strongest onset; -1 when `frame` is past the onsets' end. */
-function strongestNear(onset: Float32Array, frame: number): number {
-  const centre = Math.round(frame);
-  let best = -1;
-  for (let f = Math.max(0, centre - SNAP_FRAMES); f <= Math.min(onset.length - 1, centre + SNAP_FRAMES); f++) if (best < 0 || onset[f] > onset[best]) best = f;
-  return best;
 }
 
 /** The phase (0 or 1) whose grid carries more onset strength over the piece: each beat's onset counts for its own, the onset half a period on for the other. Ties keep phase 0. */
 function strongerPhase(beats: Int32Array, labels: Int8Array, onset: Float32Array, periodFrames: number): 0 | 1 {
   const strength = [0, 0];
   for (let i = 0; i < beats.length; i++) {
-    const other = strongestNear(onset, beats[i] + periodFrames / 2);
-    if (labels[i] < 0 || other < 0) continue;
+    if (labels[i] < 0) continue;
     strength[labels[i]] += onset[strongestNear(onset, beats[i])];
-    strength[1 - labels[i]] += onset[other];
+    strength[1 - labels[i]] += onset[strongestNear(onset, beats[i] + periodFrames / 2)];
   }
   return strength[1] > strength[0] ? 1 : 0;
 }
 
 /**
- * The beats of the kept phase as they are, the others' half a period on (a beat moved past the
- * onsets' end is dropped), and where the two meet or a slide's beats were left out, the gap filled
- * with evenly spaced beats; a beat within 3/4 of a period of the one before is dropped.
+ * Beats of the kept phase as they are, the others moved half a period on, and the gaps where
+ * slides were (or where a moved passage meets a kept one) filled with evenly spaced beats; a beat
+ * within 3/4 of a period of the one before is dropped.
  */
 function regridded(beats: Int32Array, labels: Int8Array, keep: number, onset: Float32Array, periodFrames: number): Int32Array {
-  const placed: number[] = [];
-  let previous = -1; // the index of the beat placed last
+  const frames: number[] = [];
   for (let i = 0; i < beats.length; i++) {
-    if (labels[i] < 0) continue;
-    const frame = labels[i] === keep ? beats[i] : strongestNear(onset, beats[i] + periodFrames / 2);
+    if (labels[i] >= 0) frames.push(labels[i] === keep ? beats[i] : strongestNear(onset, beats[i] + periodFrames / 2));
+  }
+  frames.sort((a, b) => a - b);
+  const placed: number[] = [];
+  for (const frame of frames) {
     const last = placed[placed.length - 1];
-    if (frame < 0 || (last !== undefined && frame - last < 0.75 * periodFrames)) continue;
-    const junction = previous >= 0 && (i - previous > 1 || labels[i] !== labels[previous]);
-    if (junction && frame - last > 1.5 * periodFrames) {
+    if (last !== undefined && frame - last < 0.75 * periodFrames) continue;
+    if (last !== undefined && frame - last > 1.5 * periodFrames) {
       const gaps = Math.round((frame - last) / periodFrames);
       for (let k = 1; k < gaps; k++) placed.push(Math.round(last + (k * (frame - last)) / gaps));
     }
     placed.push(frame);
-    previous = i;
   }
   return Int32Array.from(placed);
 }

@@ -39,11 +39,11 @@ function workArrays(frames: number, kept = workBySize): WorkArrays {
   return work;
 }
 
-/** Beat positions in frames, given onset strength and the beat period (frames), on one grid through the piece (beat-phase.ts). */
+/** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   if (onset.length === 0) return new Int32Array(0);
   const chains = beatChains(onset, periodFrames);
-  return onOneGrid(chainFrom(chains, bestLast(chains.score, periodFrames), onset), onset, periodFrames);
+  return chainFrom(chains, bestLast(chains.score, periodFrames), onset, periodFrames);
 }
 
 /**
@@ -68,8 +68,7 @@ export function beatFramesAndRival(onset: Float32Array, periodFrames: number): B
   const chains = beatChains(onset, periodFrames);
   const last = bestLast(chains.score, periodFrames);
   const rivalLast = bestLast(chains.score, periodFrames, last);
-  // The rival is the programme's own chain in the other phase: not put on one grid.
-  return { beats: onOneGrid(chainFrom(chains, last, onset), onset, periodFrames), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
+  return { beats: chainFrom(chains, last, onset, periodFrames), rival: chainFrom(chains, rivalLast, onset, periodFrames), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
 }
 
 /**
@@ -138,14 +137,17 @@ function bestLast(score: Float64Array, periodFrames: number, awayFrom?: number):
   return last;
 }
 
-/** The beats backtracked from frame `last`, from the first where the music has started (leading silence carries no onsets). */
-function chainFrom({ local, back, silentBelow }: BeatChains, last: number, onset: Float32Array): Int32Array {
+/**
+ * The beats backtracked from frame `last`, from the first where the music has started (leading
+ * silence carries no onsets), on one grid through the piece (beat-phase.ts).
+ */
+function chainFrom({ local, back, silentBelow }: BeatChains, last: number, onset: Float32Array, periodFrames: number): Int32Array {
   const beats: number[] = [];
   for (let t = last; t >= 0; t = back[t]) beats.push(t);
   beats.reverse();
   let first = 0;
   while (first < beats.length - 1 && local[beats[first]] < silentBelow) first++;
-  return evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset);
+  return onOneGrid(evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset), onset, periodFrames);
 }
 
 /** The onsets scaled to their maximum and smoothed with a Gaussian a fraction of a beat wide, as librosa does. */
