@@ -1,8 +1,6 @@
 // Beat times by dynamic programming (Ellis 2007, as librosa.beat.beat_track): the beat sequence
 // that best combines strong onsets with spacing close to the tempo period.
 
-import { onOneGrid } from './beat-phase.ts';
-
 const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 const MAX_GAP_PERIODS = 2;
@@ -43,7 +41,7 @@ function workArrays(frames: number, kept = workBySize): WorkArrays {
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   if (onset.length === 0) return new Int32Array(0);
   const chains = beatChains(onset, periodFrames);
-  return chainFrom(chains, bestLast(chains.score, periodFrames), onset, periodFrames);
+  return chainFrom(chains, bestLast(chains.score, periodFrames), onset);
 }
 
 /**
@@ -68,7 +66,7 @@ export function beatFramesAndRival(onset: Float32Array, periodFrames: number): B
   const chains = beatChains(onset, periodFrames);
   const last = bestLast(chains.score, periodFrames);
   const rivalLast = bestLast(chains.score, periodFrames, last);
-  return { beats: chainFrom(chains, last, onset, periodFrames), rival: chainFrom(chains, rivalLast, onset, periodFrames), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
+  return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
 }
 
 /**
@@ -137,17 +135,14 @@ function bestLast(score: Float64Array, periodFrames: number, awayFrom?: number):
   return last;
 }
 
-/**
- * The beats backtracked from frame `last`, from the first where the music has started (leading
- * silence carries no onsets), on one grid through the piece (beat-phase.ts).
- */
-function chainFrom({ local, back, silentBelow }: BeatChains, last: number, onset: Float32Array, periodFrames: number): Int32Array {
+/** The beats backtracked from frame `last`, from the first where the music has started (leading silence carries no onsets). */
+function chainFrom({ local, back, silentBelow }: BeatChains, last: number, onset: Float32Array): Int32Array {
   const beats: number[] = [];
   for (let t = last; t >= 0; t = back[t]) beats.push(t);
   beats.reverse();
   let first = 0;
   while (first < beats.length - 1 && local[beats[first]] < silentBelow) first++;
-  return onOneGrid(evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset), onset, periodFrames);
+  return evenOutUnheardBeats(Int32Array.from(beats.slice(first)), onset);
 }
 
 /** The onsets scaled to their maximum and smoothed with a Gaussian a fraction of a beat wide, as librosa does. */
