@@ -7,7 +7,6 @@ import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
 import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, TaskResult, WarmValue } from './worker.ts';
-import { WARM_BATCH_PLANS } from './warm-up.ts';
 import type { ClipPlan } from './plan/plan.ts';
 
 export interface EnginePoolOptions {
@@ -37,6 +36,13 @@ export interface EnginePool {
 }
 
 const workerFile = new URL('./worker-entry.mjs', import.meta.url).href;
+
+/**
+ * Plans a warming task makes (warm-up.ts): about 30-60 ms of work, the longest a request waits
+ * behind one. Here, not in warm-up.ts: that module loads the whole plan code, which only the
+ * worker threads run.
+ */
+export const WARM_BATCH_PLANS = 40;
 
 /** Moved buffers arrive as Uint8Array, Buffer or bare ArrayBuffer depending on the path taken. */
 function asBytes(value: unknown): Uint8Array {

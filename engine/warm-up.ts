@@ -11,9 +11,6 @@ import { planClip } from './plan/plan-clip.ts';
 import { isEngineError } from './errors.ts';
 import { spreadHitPoint } from './hit-point-spread.ts';
 
-/** Plans a warming task makes: about 30-60 ms of work, the longest a request waits behind one. */
-export const WARM_BATCH_PLANS = 40;
-
 /** Clip lengths (seconds) the warming plans cycle through: the common 30 s most, a short and a long one. */
 const WARM_DURATIONS_SECONDS = [30, 30, 30, 15, 60];
 /** One plan in this many is a segment, and one a loop (the other modes' code is warmed too). */
