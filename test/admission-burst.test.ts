@@ -37,8 +37,8 @@ test(`${BURST} concurrent paid requests of a new pro key on a fresh server: none
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify(PATHS[i % PATHS.length] === '/search' ? { query: 'calm piano' } : { delay_ms: 2 }),
-        }).then(async (r) => (await r.arrayBuffer(), r.status))));
-      const refused = statuses.filter((s) => s !== 200);
+        }).then(async (r) => ({ status: r.status, body: await r.text() }))));
+      const refused = statuses.filter((s) => s.status !== 200);
       assert.deepEqual(refused, [], `round ${round}: ${refused.length} of ${BURST} not 200`);
       // A graceful stop hands unused leased admissions back.
       server.child.kill('SIGTERM');

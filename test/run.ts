@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   if (!adminUrl) {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-test-'));
     fs.chmodSync(scratch, 0o755); // the embedded server may run as the 'postgres' user
-    const db = await startEmbeddedPostgres(scratch);
+    const db = await startEmbeddedPostgres(scratch, { throwaway: true });
     adminUrl = db.url;
     stopDatabase = db.stop;
   }
