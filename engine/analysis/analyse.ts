@@ -7,6 +7,7 @@ import { onsetOfFlux, spectralFlux } from './onset.ts';
 import { bandLevels } from './band-levels.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
+import { onOneGrid } from './beat-phase.ts';
 import { downbeatIndices } from './bars.ts';
 import { sectionStartBars } from './sections.ts';
 import { musicalKey } from './key.ts';
@@ -25,8 +26,9 @@ export interface Analysis {
   /** Frames per second of the envelopes below. */
   frameRate: number;
   tempoBpm: number;
+  /** The beat tracker's beats (beats.ts), seconds: what the analysis of a clip of the track hears (a clip of 60 s or less is tracked as is). */
   beatTimesSeconds: Float32Array;
-  /** Bar starts (downbeats), seconds. */
+  /** Bar starts (downbeats, on beatTimesSeconds), seconds. */
   barTimesSeconds: Float32Array;
   /** Section starts (a subset of bar starts), seconds. */
   sectionTimesSeconds: Float32Array;
@@ -55,6 +57,17 @@ export interface Analysis {
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
   barFeatures: Float32Array;
+  /**
+   * The beats on one grid through the piece (beat-phase.ts), seconds: where the tracker slid half a
+   * beat into a passage's louder off-beats, these stay on the beat. With the bars, their features and
+   * the sections on them (gridBar...), all four empty when the tracker's beats are on one grid
+   * already (no slide, or fewer than MIN_BEATS). An edit that ends on a bar line off this grid is
+   * planned on it too (plan/grid-ending.ts).
+   */
+  gridBeatTimesSeconds: Float32Array;
+  gridBarTimesSeconds: Float32Array;
+  gridBarFeatures: Float32Array;
+  gridSectionTimesSeconds: Float32Array;
   /** Integrated loudness (EBU R128, loudness.ts) of the full-rate signal, to 0.1 LU; null for silence. */
   loudnessLufs: number | null;
   /** Peak |sample| of the full-rate signal per 1/WAVEFORM_POINTS_PER_SECOND s (waveform.ts), 0..1. */
@@ -89,6 +102,21 @@ function phasesOf(mono: Float32Array, sampleRate: number, flux: Float32Array): {
   return { fluxPhases, rmsPhases };
 }
 
+type Spectrogram = ReturnType<typeof spectrogram>;
+
+/** Bars on the given beats (frames): their downbeats (frames), the bars sections start at, and each bar's features. */
+function barsOn(beats: Int32Array, spec: Spectrogram): { barFrames: Int32Array; sections: ArrayLike<number>; features: Float32Array } {
+  const barFrames = Int32Array.from(downbeatIndices(beats, spec.chromaFrames), (i) => beats[i]);
+  return {
+    barFrames,
+    sections: sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames),
+    features: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
+  };
+}
+
+/** A piece whose tracked beats are on one grid already. */
+const NO_GRID = { beats: new Int32Array(0), barFrames: new Int32Array(0), sections: new Int32Array(0), features: new Float32Array(0) };
+
 export function analysePcm(pcm: Pcm): Analysis {
   const { mono, sampleRate } = analysisSignal(pcm);
   const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
@@ -100,8 +128,9 @@ export function analysePcm(pcm: Pcm): Analysis {
   const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
-  const barFrames = Int32Array.from(downbeatIndices(beats, spec.chromaFrames), (i) => beats[i]);
-  const sections = sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames);
+  const bars = barsOn(beats, spec);
+  const gridBeats = onOneGrid(beats, onset, period);
+  const grid = gridBeats === beats ? NO_GRID : { beats: gridBeats, ...barsOn(gridBeats, spec) };
   const peak = peakBeat(beats, spec.rms, spec.frameRate);
   const loudnessDb = loudnessDbfs(spec.rms);
   const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);
@@ -111,8 +140,8 @@ export function analysePcm(pcm: Pcm): Analysis {
     frameRate: spec.frameRate,
     tempoBpm: Math.round(tempoBpm * 100) / 100,
     beatTimesSeconds,
-    barTimesSeconds: Float32Array.from(barFrames, frameToSeconds),
-    sectionTimesSeconds: Float32Array.from(sections, (b) => frameToSeconds(barFrames[b])),
+    barTimesSeconds: Float32Array.from(bars.barFrames, frameToSeconds),
+    sectionTimesSeconds: Float32Array.from(bars.sections, (b) => frameToSeconds(bars.barFrames[b])),
     key: musicalKey(pitchClassProfile(mono, sampleRate)),
     energyLevel: energyLevel(loudnessDb, onsetRatePerSecond(onset, spec.frameRate), tempoBpm),
     loudnessDb: Math.round(loudnessDb * 10) / 10,
@@ -122,7 +151,11 @@ export function analysePcm(pcm: Pcm): Analysis {
     ...phasesOf(mono, sampleRate, flux),
     bandLevels: bandLevels(spec.logBands, spec.bands, spec.frames),
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
-    barFeatures: barFeatures(barFrames, spec.logBands, spec.bands, spec.chromaFrames, spec.frames),
+    barFeatures: bars.features,
+    gridBeatTimesSeconds: Float32Array.from(grid.beats, frameToSeconds),
+    gridBarTimesSeconds: Float32Array.from(grid.barFrames, frameToSeconds),
+    gridBarFeatures: grid.features,
+    gridSectionTimesSeconds: Float32Array.from(grid.sections, (b) => frameToSeconds(grid.barFrames[b])),
     loudnessLufs: Number.isFinite(loudnessLufs) ? Math.round(loudnessLufs * 10) / 10 : null,
     waveformPeaks: waveformPeaks(pcm.channels, pcm.sampleRate),
   };

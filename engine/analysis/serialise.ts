@@ -4,7 +4,7 @@
 import type { Analysis } from './analyse.ts';
 import { ANALYSIS_VERSION } from './version.ts';
 
-const FLOAT_ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'fluxPhases', 'rmsPhases', 'barFeatures', 'waveformPeaks'] as const;
+const FLOAT_ARRAYS = ['beatTimesSeconds', 'barTimesSeconds', 'sectionTimesSeconds', 'rms', 'onset', 'fluxPhases', 'rmsPhases', 'barFeatures', 'gridBeatTimesSeconds', 'gridBarTimesSeconds', 'gridBarFeatures', 'gridSectionTimesSeconds', 'waveformPeaks'] as const;
 const BYTE_ARRAYS = ['bandLevels'] as const;
 const ARRAYS = [...FLOAT_ARRAYS, ...BYTE_ARRAYS];
 const MAGIC = 0x4d4c4131; // "MLA1"

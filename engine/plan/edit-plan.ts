@@ -18,6 +18,7 @@ import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anc
 import { shiftedLanding } from './shifted-landing.ts';
 import { centredLanding } from './centred-landing.ts';
 import { windowSearch } from './window-anchors.ts';
+import { onGridEnding } from './grid-ending.ts';
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -215,14 +216,36 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   });
 }
 
+const LANDING_RANK = { miss: 0, thin: 1, sure: 2 } as const;
+
+/** hitEdit, and where its plan ends off the beat grid, on the grid's bars if that lands as surely (grid-ending.ts). */
+function hitEditOnGrid(analysis: Analysis, duration: number, hit: number): Anchored {
+  const planned = hitEdit(analysis, duration, hit);
+  const onGridBars = (variant: Analysis) => {
+    try {
+      return hitEdit(variant, duration, hit);
+    } catch {
+      return undefined; // no plan on those bars: the one made stands
+    }
+  };
+  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => LANDING_RANK[other.landing] >= LANDING_RANK[first.landing]);
+}
+
+/** freeEdit's choice, or its D seconds from the start; and where that ends off the beat grid, freeEdit's on the grid's bars. */
+function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
+  const plain = (variant: Analysis): Choice => {
+    const grid = barGrid(variant);
+    return freeEdit(grid, duration) ?? { cost: 0, runs: [{ sourceStart: 0, length: duration }], ending: endChoice(grid, duration).ending };
+  };
+  return onGridEnding(analysis, plain(analysis), (choice) => choice, plain, () => true);
+}
+
 export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
   const duration = request.durationSeconds;
   if (request.hitPointSeconds !== undefined) {
-    const { choice, peakSeconds } = hitEdit(analysis, duration, request.hitPointSeconds);
+    const { choice, peakSeconds } = hitEditOnGrid(analysis, duration, request.hitPointSeconds);
     return planOf(request, choice.runs, peakSeconds, choice.ending);
   }
-  const grid = barGrid(analysis);
-  const choice = freeEdit(grid, duration);
-  const runs = choice?.runs ?? [{ sourceStart: 0, length: duration }];
-  return planOf(request, runs, analysis.peakSeconds, choice?.ending ?? endChoice(grid, duration).ending);
+  const choice = freeEditOnGrid(analysis, duration);
+  return planOf(request, choice.runs, analysis.peakSeconds, choice.ending);
 }

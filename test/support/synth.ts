@@ -96,3 +96,25 @@ export function climaxPiece(bpm: number, seconds: number, climaxSeconds: number,
 export function stereo(mono: Float32Array): { sampleRate: number; channels: Float32Array[] } {
   return { sampleRate: RATE, channels: [mono, mono.slice()] };
 }
+
+/**
+ * Kick and bass on every beat, a hat on every off-beat; in `loudOffBeats` (seconds [from, to)) the
+ * beats soft and the off-beats loud (a snare and a chord stab), as a riff on the "and" is; in
+ * `climax` (seconds [from, to)) everything twice as loud.
+ */
+export function offBeatPassage(bpm: number, seconds: number, loudOffBeats: [number, number], climax: [number, number] = [0, 0], leadIn = 0.5, seed = 5): Float32Array {
+  const out = new Float32Array(Math.round(seconds * RATE));
+  const random = noise(seed);
+  const beat = 60 / bpm;
+  for (let i = 0, t = leadIn; t < seconds - 0.3; i++, t = leadIn + i * beat) {
+    const loudOff = t >= loudOffBeats[0] && t < loudOffBeats[1];
+    const level = t >= climax[0] && t < climax[1] ? 2 : 1;
+    addKick(out, t, (loudOff ? 0.2 : 0.7) * level);
+    addTone(out, t, 55, beat * 0.4, (loudOff ? 0.05 : 0.25) * level, beat / 4);
+    if (loudOff) {
+      addNoiseHit(out, t + beat / 2, 0.15, 0.5 * level, random, false);
+      for (const hz of [220, 277, 330]) addTone(out, t + beat / 2, hz, beat * 0.4, 0.15 * level, beat / 4);
+    } else addNoiseHit(out, t + beat / 2, 0.04, 0.06 * level, random, true);
+  }
+  return out;
+}
