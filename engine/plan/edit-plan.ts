@@ -218,20 +218,30 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
 
 const LANDING_RANK = { miss: 0, thin: 1, sure: 2 } as const;
 
-/** hitEdit, and where its plan ends off the beat grid, on the grid's bars if that lands as surely (grid-ending.ts). */
+/**
+ * hitEdit, and where its plan lands but ends off the beat grid, the plan on the grid's bars if
+ * that lands as surely (grid-ending.ts). A plan that lands nowhere is not planned again: its
+ * searches are the slowest there are (up to ~70 ms on a 60 s edit), and its ending is not its fault.
+ */
 function hitEditOnGrid(analysis: Analysis, duration: number, hit: number): Anchored {
   const planned = hitEdit(analysis, duration, hit);
+  if (planned.landing === 'miss') return planned;
   const onGridBars = (variant: Analysis) => {
     try {
       return hitEdit(variant, duration, hit);
-    } catch {
-      return undefined; // no plan on those bars: the one made stands
+    } catch (err) {
+      if (err instanceof EngineError && err.code === 'hit_point_unreachable') return undefined; // none on those bars: the one made stands
+      throw err;
     }
   };
   return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => LANDING_RANK[other.landing] >= LANDING_RANK[first.landing]);
 }
 
-/** freeEdit's choice, or its D seconds from the start; and where that ends off the beat grid, freeEdit's on the grid's bars. */
+/**
+ * freeEdit's choice, or its D seconds from the start; and where that ends off the beat grid,
+ * freeEdit's on the grid's bars, whatever its cost: the best start and seams those bars allow,
+ * and an ending on the beat, which every edit should have (a cut off the beat is heard).
+ */
 function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
   const plain = (variant: Analysis): Choice => {
     const grid = barGrid(variant);

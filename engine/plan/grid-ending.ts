@@ -15,7 +15,7 @@ import type { Ending, Run } from './plan.ts';
 /** An end within this of a beat of the grid is on it (the tolerance the ending benchmarks use, 30 ms). */
 const ON_GRID_SECONDS = 0.03;
 
-const onGrid = new WeakMap<Analysis, Analysis>();
+const gridVariants = new WeakMap<Analysis, Analysis>();
 
 /**
  * The analysis with its bars, their features and its sections on the beats of one grid
@@ -24,10 +24,10 @@ const onGrid = new WeakMap<Analysis, Analysis>();
  */
 export function withGridBars(analysis: Analysis): Analysis | undefined {
   if (analysis.gridBarTimesSeconds.length === 0) return undefined;
-  let variant = onGrid.get(analysis);
+  let variant = gridVariants.get(analysis);
   if (!variant) {
     variant = { ...analysis, barTimesSeconds: analysis.gridBarTimesSeconds, barFeatures: analysis.gridBarFeatures, sectionTimesSeconds: analysis.gridSectionTimesSeconds };
-    onGrid.set(analysis, variant);
+    gridVariants.set(analysis, variant);
   }
   return variant;
 }
