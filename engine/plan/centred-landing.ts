@@ -5,7 +5,7 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
 import { PLAN_SAMPLE_RATE, type Run, placedParts } from './plan.ts';
-import { trackedLanding } from './peak-landing.ts';
+import { landsAsSurely, trackedLanding } from './peak-landing.ts';
 import type { Anchored } from './anchored-edit.ts';
 import { SHORTEST_LAST_PART_SECONDS } from './after-peak.ts';
 import { shiftedRuns } from './shifted-landing.ts';
@@ -83,6 +83,5 @@ export function centredLanding(analysis: Analysis, hit: number, landed: Anchored
   const runs = centredRuns(before, shift, analysis.durationSeconds, landed.peakSeconds);
   if (!runs) return landed;
   const { landing, seconds } = trackedLanding(anchoredAt(analysis, landed.peakSeconds), runs, hit);
-  const asSurely = landing === 'sure' || (landing === 'thin' && landed.landing === 'thin');
-  return asSurely && Math.abs(seconds - hit) < Math.abs(off) ? { ...landed, choice: { ...landed.choice, runs }, landing, heardSeconds: seconds } : landed;
+  return landsAsSurely(landing, landed.landing) && Math.abs(seconds - hit) < Math.abs(off) ? { ...landed, choice: { ...landed.choice, runs }, landing, heardSeconds: seconds } : landed;
 }

@@ -11,7 +11,7 @@ import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
 import { type BarGrid, barGrid, sameBar, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { LANDING_SECONDS, trackedPeakSeconds } from './peak-landing.ts';
+import { LANDING_SECONDS, landsAsSurely, trackedPeakSeconds } from './peak-landing.ts';
 import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
@@ -216,8 +216,6 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   });
 }
 
-const LANDING_RANK = { miss: 0, thin: 1, sure: 2 } as const;
-
 /**
  * hitEdit, and where its plan lands but ends off the beat grid, the plan on the grid's bars if
  * that lands as surely (grid-ending.ts). A plan that lands nowhere is not planned again: its
@@ -234,7 +232,7 @@ function hitEditOnGrid(analysis: Analysis, duration: number, hit: number): Ancho
       throw err;
     }
   };
-  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => LANDING_RANK[other.landing] >= LANDING_RANK[first.landing]);
+  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => landsAsSurely(other.landing, first.landing));
 }
 
 /**

@@ -30,6 +30,13 @@ const SURE_MARGIN = 0.05;
 /** Where a plan's clip has its own peak: at H with a sure margin, at H by a thin one, or elsewhere. */
 export type Landing = 'sure' | 'thin' | 'miss';
 
+const LANDING_RANK: Record<Landing, number> = { miss: 0, thin: 1, sure: 2 };
+
+/** Whether `landing` is at least as sure as `than` (sure, then thin, then miss). */
+export function landsAsSurely(landing: Landing, than: Landing): boolean {
+  return LANDING_RANK[landing] >= LANDING_RANK[than];
+}
+
 /** The track's beat period in analysis frames, from its tempo. */
 function trackPeriodFrames(analysis: Analysis): number {
   return (60 * analysis.frameRate) / analysis.tempoBpm;
