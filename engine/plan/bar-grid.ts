@@ -56,6 +56,18 @@ export function barGrid(analysis: Analysis): BarGrid {
   return grid;
 }
 
+// Keyed by the RMS envelope, not the analysis: an analysis with its bars on one grid
+// (grid-ending.ts) has a bar grid of its own over the same envelope.
+const rmsSums = new WeakMap<Float32Array, Float64Array>();
+function rmsSumOf(rms: Float32Array): Float64Array {
+  let sum = rmsSums.get(rms);
+  if (!sum) {
+    sum = runningSum(rms);
+    rmsSums.set(rms, sum);
+  }
+  return sum;
+}
+
 function newBarGrid(analysis: Analysis): BarGrid {
   const downbeats = analysis.barTimesSeconds;
   const bars = downbeats.length;
@@ -63,7 +75,7 @@ function newBarGrid(analysis: Analysis): BarGrid {
   lines.set(downbeats);
   const lastLength = bars > 1 ? downbeats[bars - 1] - downbeats[bars - 2] : analysis.durationSeconds;
   lines[bars] = Math.min(analysis.durationSeconds, (downbeats[bars - 1] ?? 0) + lastLength);
-  const rmsSum = runningSum(analysis.rms);
+  const rmsSum = rmsSumOf(analysis.rms);
   const natural: number[] = [];
   for (let i = 1; i < bars; i++) natural.push(barDistance(analysis.barFeatures, i - 1, i));
   const beats = analysis.beatTimesSeconds;
