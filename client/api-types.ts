@@ -519,6 +519,11 @@ export interface components {
             peak_in_clip_seconds: number | null;
             /** @enum {string} */
             ending: "track_end" | "bar_line" | "cut";
+            /**
+             * @description An edit with a hit point: where the plan's check foresees the clip's own peak. `sure`: at H by a clear margin; `thin`: at H by a small one; `miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout). null for any other clip.
+             * @enum {string|null}
+             */
+            hit_point_landing: "sure" | "thin" | "miss" | null;
         };
         TrackAnalysis: {
             /** @example trk_3f9a1c0b7d2e4a68 */
@@ -781,6 +786,11 @@ export interface components {
          * @example 22.5
          */
         "X-Hit-Point": number;
+        /**
+         * @description An edit with a hit point: where its check foresees the clip's own peak (`hit_point_landing` of `POST /clip-plan`): `sure`, `thin` or `miss`.
+         * @example sure
+         */
+        "X-Hit-Point-Landing": "sure" | "thin" | "miss";
         /**
          * @description The clip's plan as a JSON array of `[clip_start, source_start, length]` triples in seconds (3 decimals), in clip order: the `parts` of `POST /clip-plan` for the same body.
          * @example [[0,41.213,30]]
@@ -1977,7 +1987,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The MP3 (44.1 kHz stereo, CBR 128 kbps for clips, with a gapless LAME tag), no JSON wrapper. Every download grants a perpetual sync license (spec 1): `X-License-Id` names it. A clip carries `X-Clip-Start`, `X-Clip-Plan` and, when the peak is in it, `X-Hit-Point`. */
+            /** @description The MP3 (44.1 kHz stereo, CBR 128 kbps for clips, with a gapless LAME tag), no JSON wrapper. Every download grants a perpetual sync license (spec 1): `X-License-Id` names it. A clip carries `X-Clip-Start`, `X-Clip-Plan`, when the peak is in it `X-Hit-Point`, and for an edit with a hit point `X-Hit-Point-Landing`. */
             200: {
                 headers: {
                     /**
@@ -2047,6 +2057,7 @@ export interface operations {
                     "X-License-Id": string;
                     "X-Clip-Start": components["headers"]["X-Clip-Start"];
                     "X-Hit-Point": components["headers"]["X-Hit-Point"];
+                    "X-Hit-Point-Landing": components["headers"]["X-Hit-Point-Landing"];
                     "X-Clip-Plan": components["headers"]["X-Clip-Plan"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
@@ -2685,7 +2696,8 @@ export interface operations {
                      *       ],
                      *       "hit_point_seconds": 20,
                      *       "peak_in_clip_seconds": 20,
-                     *       "ending": "track_end"
+                     *       "ending": "track_end",
+                     *       "hit_point_landing": "sure"
                      *     }
                      */
                     "application/json": components["schemas"]["ClipPlan"];

@@ -43,6 +43,8 @@ export interface Download {
   clipPlan: [number, number, number][] | null;
   clipStartSeconds: number | null;
   hitPointSeconds: number | null;
+  /** An edit with a hit point: where its check foresees the clip's own peak; null for any other download. */
+  hitPointLanding: Schemas['ClipPlan']['hit_point_landing'];
   creditsRemaining: number;
   replayed: boolean;
   headers: Headers;
@@ -107,6 +109,7 @@ export function createClient(options: ClientOptions) {
         clipPlan: plan === null ? null : JSON.parse(plan),
         clipStartSeconds: numberOrNull(h.get('x-clip-start')),
         hitPointSeconds: numberOrNull(h.get('x-hit-point')),
+        hitPointLanding: h.get('x-hit-point-landing') as Download['hitPointLanding'],
         creditsRemaining: Number(h.get('x-credits-remaining')),
         replayed: h.get('idempotent-replayed') === 'true',
         headers: h,

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API } from './support/http.ts';
-import { climaxPiece } from './support/synth.ts';
+import { climaxPiece, drumPattern } from './support/synth.ts';
+import { analysePcm } from '../engine/analysis/analyse.ts';
+import { LANDING_SECONDS } from '../engine/plan/peak-landing.ts';
 import { decodeMp3 } from './support/audio.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { storePath } from '../catalog/store.ts';
@@ -18,6 +20,8 @@ const PEAK_PLACEMENT_SECONDS = ONSET_PHASE_SAMPLES / 44100 + 0.0005;
 
 let server: TestServer;
 let track: { id: string; audio_sha256: string };
+/** A drum loop at one level throughout: no climax any plan can put at H. */
+let flatLoop: { id: string };
 
 before(async () => {
   server = await startTestServer();
@@ -25,9 +29,13 @@ before(async () => {
     sql: server.service.database.sql,
     pool: server.service.engine,
     storeDir: path.join(server.dataDir, 'catalog'),
-    tracks: [{ file: 'climax.mp3', signal: climaxPiece(120, 90, 50), metadata: { title: 'Climax', artist: 'Test' } }],
+    tracks: [
+      { file: 'climax.mp3', signal: climaxPiece(120, 90, 50), metadata: { title: 'Climax', artist: 'Test' } },
+      { file: 'loop.mp3', signal: drumPattern(120, 90), metadata: { title: 'Drum loop', artist: 'Test' } },
+    ],
   });
-  [track] = await server.service.database.sql`SELECT id, audio_sha256 FROM tracks`;
+  [track] = await server.service.database.sql`SELECT id, audio_sha256 FROM tracks WHERE title = 'Climax'`;
+  [flatLoop] = await server.service.database.sql`SELECT id FROM tracks WHERE title = 'Drum loop'`;
 });
 after(() => server.stop());
 
@@ -86,9 +94,12 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     assert.equal(p.mode, body.mode ?? 'segment');
     assert.equal(p.duration_seconds, body.duration_seconds);
     assert.ok(['track_end', 'bar_line', 'cut'].includes(p.ending));
+    const edit = body.mode === 'edit' && body.hit_point_seconds !== undefined;
+    assert.ok(edit ? ['sure', 'thin'].includes(p.hit_point_landing) : p.hit_point_landing === null, `hit_point_landing ${p.hit_point_landing}`);
     const clip = await post(key, '/download-track', body);
     assert.equal(clip.status, 200);
     assert.equal(await credits(key), before - 1);
+    assert.equal(clip.headers.get('x-hit-point-landing'), p.hit_point_landing, 'X-Hit-Point-Landing is the plan\'s hit_point_landing');
     const header = JSON.parse(clip.headers.get('x-clip-plan')!);
     assert.deepEqual(header, p.parts.map((part: any) => [part.clip_start, part.source_start, part.length]), 'the download follows the plan /clip-plan showed');
     const pcm = await decodeMp3(clip.bytes);
@@ -99,4 +110,27 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     if (body.hit_point_seconds !== undefined && body.mode === 'edit') assert.ok(Math.abs(p.peak_in_clip_seconds - body.hit_point_seconds) <= PEAK_PLACEMENT_SECONDS, `an edit puts the peak at H: ${p.peak_in_clip_seconds}`);
     planMatchesAudio(header, pcm, source);
   }
+});
+
+test('hit_point_landing tells the truth: on a drum loop at one level the clip hears its peak elsewhere ("miss"), where it says it lands it does', async () => {
+  const key = await server.newKey('pro');
+  const verdicts: string[] = [];
+  for (const [duration, hit] of [[30, 12], [20, 5], [45, 30], [30, 2], [30, 21]]) {
+    for (const [id, what] of [[flatLoop.id, 'drum loop'], [track.id, 'climax piece']] as const) {
+      const body = { track_id: id, duration_seconds: duration, hit_point_seconds: hit, mode: 'edit' };
+      const plan = await post(key, '/clip-plan', body);
+      assert.equal(plan.status, 200, JSON.stringify(plan.json()));
+      const landing = plan.json().hit_point_landing;
+      const clip = await post(key, '/download-track', body);
+      assert.equal(clip.status, 200);
+      assert.equal(clip.headers.get('x-hit-point-landing'), landing);
+      const heard = analysePcm(await decodeMp3(clip.bytes)).peakSeconds;
+      const landed = Math.abs(heard - hit) <= LANDING_SECONDS;
+      assert.equal(landed, landing !== 'miss', `${what} D=${duration} H=${hit}: hit_point_landing ${landing}, the clip hears its peak at ${heard.toFixed(3)} s`);
+      verdicts.push(`${what} ${landing}`);
+    }
+  }
+  // The loop has no climax to place: most of its edits say so (a hit point in the first seconds can still land on the first downbeat).
+  assert.ok(verdicts.filter((v) => v === 'drum loop miss').length >= 3, verdicts.join(', '));
+  assert.ok(verdicts.filter((v) => v.startsWith('climax piece')).every((v) => v === 'climax piece sure' || v === 'climax piece thin'), verdicts.join(', '));
 });

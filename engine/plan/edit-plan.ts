@@ -251,8 +251,8 @@ function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
 export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
   const duration = request.durationSeconds;
   if (request.hitPointSeconds !== undefined) {
-    const { choice, peakSeconds } = hitEditOnGrid(analysis, duration, request.hitPointSeconds);
-    return planOf(request, choice.runs, peakSeconds, choice.ending);
+    const { choice, peakSeconds, landing } = hitEditOnGrid(analysis, duration, request.hitPointSeconds);
+    return planOf(request, choice.runs, peakSeconds, choice.ending, landing);
   }
   const choice = freeEditOnGrid(analysis, duration);
   return planOf(request, choice.runs, analysis.peakSeconds, choice.ending);

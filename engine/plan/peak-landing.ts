@@ -12,7 +12,7 @@ import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
-import { type PlanPart, type Run, placedParts, sourceTimeAt } from './plan.ts';
+import { type Landing, type PlanPart, type Run, placedParts, sourceTimeAt } from './plan.ts';
 import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
 
@@ -27,8 +27,7 @@ export const LANDING_SECONDS = 0.025;
  */
 const SURE_MARGIN = 0.05;
 
-/** Where a plan's clip has its own peak: at H with a sure margin, at H by a thin one, or elsewhere. */
-export type Landing = 'sure' | 'thin' | 'miss';
+export type { Landing } from './plan.ts';
 
 const LANDING_RANK: Record<Landing, number> = { miss: 0, thin: 1, sure: 2 };
 

@@ -5,6 +5,12 @@ import { alignToFrames, onOnsetPhase } from './frame-align.ts';
 export const CLIP_MODES = ['segment', 'edit', 'loop'] as const;
 export type ClipMode = (typeof CLIP_MODES)[number];
 export type Ending = 'track_end' | 'bar_line' | 'cut';
+/**
+ * Where an edit's check (peak-landing.ts) foresees its clip's own peak: at H with a sure margin,
+ * at H by a thin one, or elsewhere (a track with no climax to place, such as a loop at one level
+ * throughout, has none any plan can put at H).
+ */
+export type Landing = 'sure' | 'thin' | 'miss';
 
 export const PLAN_SAMPLE_RATE = 44100;
 /** Equal-power crossfade across each join of an edit or loop (the limit is 30 ms). */
@@ -35,6 +41,8 @@ export interface ClipPlan {
   /** Where the track's peak plays in the clip (its first appearance), or null when it is not in it. */
   peakInClipSeconds: number | null;
   ending: Ending;
+  /** An edit with a hit point: where its check foresees the clip's peak (Landing); null for any other plan. */
+  hitPointLanding: Landing | null;
 }
 
 /** A part as the builders make it, in seconds of source and of clip. */
@@ -97,7 +105,7 @@ function holdsSample(part: PlanPart, at: number): boolean {
   return at >= part.sourceStart && at < part.sourceStart + part.length;
 }
 
-export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending): ClipPlan {
+export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending, hitPointLanding: Landing | null = null): ClipPlan {
   const parts = placedParts(request, runs, peakSeconds);
   const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
   const holder = parts.find((p) => holdsSample(p, peakSample));
@@ -109,6 +117,7 @@ export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, e
     hitPointSeconds: request.hitPointSeconds ?? null,
     peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
     ending,
+    hitPointLanding,
   };
 }
 
@@ -131,5 +140,6 @@ export function planJson(plan: ClipPlan) {
     hit_point_seconds: plan.hitPointSeconds,
     peak_in_clip_seconds: plan.peakInClipSeconds,
     ending: plan.ending,
+    hit_point_landing: plan.hitPointLanding,
   };
 }

@@ -132,7 +132,7 @@ const downloadRequest = closed(['track_id'], {
   mode: { type: 'string', enum: [...CLIP_MODES], default: 'segment', description: '`segment`: one contiguous best window; `edit`: exactly D s of the track\'s own bars with the peak at H; `loop`: D s that loop seamlessly (no hit point). `edit` and `loop` need `duration_seconds`.' },
 });
 
-const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending'], {
+const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending', 'hit_point_landing'], {
   track_id: TRACK_ID,
   mode: { type: 'string', enum: [...CLIP_MODES] },
   duration_seconds: seconds('Length of the clip.'),
@@ -148,6 +148,11 @@ const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_p
   hit_point_seconds: { type: ['number', 'null'] },
   peak_in_clip_seconds: { type: ['number', 'null'], description: 'Where the peak plays in the clip; null when it is not in it.' },
   ending: { type: 'string', enum: ['track_end', 'bar_line', 'cut'] },
+  hit_point_landing: {
+    type: ['string', 'null'], enum: ['sure', 'thin', 'miss', null],
+    description: 'An edit with a hit point: where the plan\'s check foresees the clip\'s own peak. `sure`: at H by a clear margin; `thin`: at H by a small one; '
+      + '`miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout). null for any other clip.',
+  },
 }, 'The plan a download with the same body follows.');
 
 const trackAnalysis = closed(['track_id', 'duration_seconds', 'bpm', 'beats', 'bars', 'sections', 'peak_seconds', 'loudness_lufs', 'waveform'], {

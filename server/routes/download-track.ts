@@ -136,6 +136,7 @@ function clipReply(track: TrackRow, durationSeconds: number, hitPointSeconds: nu
   const clipStartSeconds = clip.plan.parts[0].sourceStart / PLAN_SAMPLE_RATE;
   headers['X-Clip-Start'] = clipStartSeconds.toFixed(3);
   if (clip.plan.peakInClipSeconds !== null) headers['X-Hit-Point'] = clip.plan.peakInClipSeconds.toFixed(3);
+  if (clip.plan.hitPointLanding !== null) headers['X-Hit-Point-Landing'] = clip.plan.hitPointLanding;
   headers['X-Clip-Plan'] = planHeader(clip.plan);
   const reply: Reply = {
     status: 200,

@@ -13,10 +13,10 @@ const downloadExamples = {
 
 const audio: ResponseObject = {
   description: 'The MP3 (44.1 kHz stereo, CBR 128 kbps for clips, with a gapless LAME tag), no JSON wrapper. Every download grants a perpetual '
-    + 'sync license (spec 1): `X-License-Id` names it. A clip carries `X-Clip-Start`, `X-Clip-Plan` and, when the peak is in it, `X-Hit-Point`.',
+    + 'sync license (spec 1): `X-License-Id` names it. A clip carries `X-Clip-Start`, `X-Clip-Plan`, when the peak is in it `X-Hit-Point`, and for an edit with a hit point `X-Hit-Point-Landing`.',
   headers: responseHeaders(
     ['X-Request-Id', ...LIMIT_HEADERS, 'Content-Length', 'Content-Disposition', 'X-Track-Id', 'X-Track-Duration', 'X-License-Id'],
-    ['X-Clip-Start', 'X-Hit-Point', 'X-Clip-Plan', 'Idempotent-Replayed'],
+    ['X-Clip-Start', 'X-Hit-Point', 'X-Hit-Point-Landing', 'X-Clip-Plan', 'Idempotent-Replayed'],
   ),
   content: { 'audio/mpeg': { schema: { type: 'string', contentMediaType: 'audio/mpeg' } } },
 };
@@ -54,7 +54,7 @@ export const downloadPaths: Record<string, PathItemObject> = {
             { clip_start: 0, source_start: 62.5, length: 12.5, crossfade_ms: 0 },
             { clip_start: 12.5, source_start: 91.25, length: 17.5, crossfade_ms: 20 },
           ],
-          hit_point_seconds: 20, peak_in_clip_seconds: 20, ending: 'track_end',
+          hit_point_seconds: 20, peak_in_clip_seconds: 20, ending: 'track_end', hit_point_landing: 'sure',
         }),
       },
       errors: ['invalid_parameters', 'not_found', 'payload_too_large'],
