@@ -189,6 +189,11 @@ test('the whole dashboard at phone width: sign in, keys, usage, chart, catalog, 
     return blue;
   });
   assert.ok(shaded > 1000, 'the plan is drawn on the waveform');
+  // An edit's plan says whether the clip will be heard peaking at H (hit_point_landing).
+  await page.getByLabel('Mode').selectOption('edit');
+  await page.getByRole('button', { name: 'Preview plan' }).click();
+  await page.getByText(/^Plan \(edit, 12 s\): .*the peak lands at [\d.]+ s \((the clip will be heard peaking there|the clip should be heard peaking there, by a small margin|but the clip will be heard peaking elsewhere: .*)\); ending: /).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await page.getByLabel('Mode').selectOption('segment');
   await page.getByRole('button', { name: 'Download clip' }).click();
   const info = await page.getByText(/^Clip ready: 12 s, license lic_/).textContent({ timeout: STEP_TIMEOUT_MS });
   const licenseId = /license (lic_\S+),/.exec(info!)![1];

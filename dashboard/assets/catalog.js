@@ -82,6 +82,13 @@ async function openBuilder(track) {
   builder.focus();
 }
 
+/** What an edit's hit_point_landing tells the creator (null for other clips: nothing to say). */
+const LANDING_TEXT = {
+  sure: 'the clip will be heard peaking there',
+  thin: 'the clip should be heard peaking there, by a small margin',
+  miss: 'but the clip will be heard peaking elsewhere: this track has no climax to place there',
+};
+
 function clipBody() {
   const body = { track_id: state.track.id, duration_seconds: Number(document.getElementById('duration').value), mode: document.getElementById('mode').value };
   const hit = document.getElementById('hit-point').value.trim();
@@ -95,7 +102,8 @@ document.getElementById('preview-plan').addEventListener('click', async () => {
     drawWaveform(canvas, state.analysis, plan);
     const parts = plan.parts.map((p) => `${p.length} s from ${p.source_start} s`).join(', then ');
     const peak = plan.peak_in_clip_seconds === null ? 'the peak is not in the clip' : `the peak lands at ${plan.peak_in_clip_seconds} s`;
-    document.getElementById('plan-summary').textContent = `Plan (${plan.mode}, ${plan.duration_seconds} s): ${parts}; ${peak}; ending: ${plan.ending}.`;
+    const heard = LANDING_TEXT[plan.hit_point_landing];
+    document.getElementById('plan-summary').textContent = `Plan (${plan.mode}, ${plan.duration_seconds} s): ${parts}; ${peak}${heard ? ` (${heard})` : ''}; ending: ${plan.ending}.`;
     show(clipMessage, '', 'success');
   } catch (err) {
     show(clipMessage, err.message);
