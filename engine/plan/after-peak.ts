@@ -228,9 +228,10 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
  * own most abrupt bar line, in the same order; last, whatever there is. The issue's seam rule
  * (joins only where harmony and timbre match) comes before its ending rule: an ending the seams
  * allow is one D leaves room for. `edits`, against the ending first: joins within the 90th
- * percentile 355 -> 371 of ~405, track endings 198 -> 178 of 264, all landing as before. When
- * the track's ending can be reached in one join only across such an abrupt one, two joins within
- * the seam limit by way of other bars (a detour) come before the bar line. When the track runs out after its peak and the endings found replay the
+ * percentile 355 -> 371 of ~405, track endings 198 -> 178 of 264, landing 264 of 264 both; on the
+ * held-out sets 3 of 1,176 edits landed fewer (README). When the track's ending can be reached in
+ * one join only across such an abrupt one, two joins within the seam limit by way of other bars (a
+ * detour) come before the bar line. When the track runs out after its peak and the endings found replay the
  * climax's own bars (which the clip's own analysis may hear as a second, bigger entrance),
  * detours follow as a last resort, then returns to the bars before the climax (returnsAfterPeak).
  * Never an empty list; worked out only as far as they are asked for.
@@ -238,18 +239,18 @@ const ENDING_PREFERENCE: Ending[] = ['track_end', 'bar_line'];
 function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> {
   const strict = afterPeaks(grid, rest, false);
   let relaxed: AfterPeak[] | undefined;
+  const allRelaxed = () => (relaxed ??= afterPeaks(grid, rest, true));
   const endingOn = (found: AfterPeak[], ending: Ending) => found.filter((choice) => choice.ending === ending);
-  const relaxedEnding = (ending: Ending) => endingOn((relaxed ??= afterPeaks(grid, rest, true)), ending);
   let any = false;
   for (const ending of ENDING_PREFERENCE) {
     const kind = endingOn(strict, ending);
     if (kind.length > 0) {
       yield kind;
       any = true;
-    } else if (ending === 'track_end' && relaxedEnding(ending).length > 0) yield* smoothDetoursToTrackEnd(grid, rest, strict);
+    } else if (ending === 'track_end' && allRelaxed().some((choice) => choice.ending === ending)) yield* smoothDetoursToTrackEnd(grid, rest, strict);
   }
   for (const ending of ENDING_PREFERENCE) {
-    const kind = relaxedEnding(ending);
+    const kind = endingOn(allRelaxed(), ending);
     if (kind.length === 0) continue;
     yield kind;
     any = true;
@@ -259,7 +260,7 @@ function* endingsAfterPeak(grid: BarGrid, rest: number): Generator<AfterPeak[]> 
   if (!any) shortest = shortestLastParts(grid, rest, false);
   if (!any && shortest.length === 0) shortest = shortestLastParts(grid, rest, true);
   if (shortest.length > 0) yield shortest;
-  const remaining = strict.length > 0 ? strict : (relaxed ??= afterPeaks(grid, rest, true));
+  const remaining = strict.length > 0 ? strict : allRelaxed();
   if (!any && shortest.length === 0 && remaining.length > 0) yield remaining;
   if (!runsOutAfterPeak(grid, rest)) return;
   for (const isRelaxed of [false, true]) {

@@ -4,8 +4,8 @@
 // none of the first few does, a wider search of more pairs judged on the source's own beats.
 import type { Analysis } from '../analysis/analyse.ts';
 import type { BarGrid } from './bar-grid.ts';
-import type { Run } from './plan.ts';
-import { clipsKeepTrackTempo, type Landing, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
+import type { Landing, Run } from './plan.ts';
+import { clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Choice, WIDE_PER_SIDE, cheapest, endsInPeakWindow } from './edit-choice.ts';
 import { type LeadIn, type LeadInRuns, type LeadIns, breathLeadIns, keptLeadIns, leadInCandidates } from './lead-in.ts';
 import { type AfterPeak, type EndingKinds, cutEndingKinds, endingKinds } from './after-peak.ts';

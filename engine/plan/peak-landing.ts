@@ -27,8 +27,6 @@ export const LANDING_SECONDS = 0.025;
  */
 const SURE_MARGIN = 0.05;
 
-export type { Landing } from './plan.ts';
-
 const LANDING_RANK: Record<Landing, number> = { miss: 0, thin: 1, sure: 2 };
 
 /** Whether `landing` is at least as sure as `than` (sure, then thin, then miss). */

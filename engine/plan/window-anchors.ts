@@ -13,11 +13,11 @@
 // the track's onsets beat-tracked at the clips' tempo instead: third set 366 -> 367 (a window,
 // cut), the tuned and late draws unchanged.
 import { type BarGrid, barAt, barLevelAt, sameBar } from './bar-grid.ts';
-import type { Run } from './plan.ts';
+import type { Landing, Run } from './plan.ts';
 import type { Analysis } from '../analysis/analyse.ts';
 import { beatFrames } from '../analysis/beats.ts';
 import { frameSeconds } from '../analysis/frames.ts';
-import { type Landing, clipPeriodFrames, clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
+import { clipPeriodFrames, clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
 import { type Anchored, anchoredEdit } from './anchored-edit.ts';
 import { anchoredAt } from './anchor-with-room.ts';
 
