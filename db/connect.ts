@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { APPLICATION_NAME, startEmbeddedPostgres } from './embedded-postgres.ts';
 import { migrate } from './migrate.ts';
 import { limitConnectionWaits } from './connection-wait.ts';
+import { isSafeToRetry } from './failures.ts';
 import { openSocket, type SocketTarget } from './socket.ts';
 
 export type Sql = postgres.Sql;
@@ -160,7 +161,25 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
  * (.scratch/coldburst.mts). Idle connections still close after IDLE_TIMEOUT_S.
  */
 export async function openEveryConnection(sql: Sql): Promise<void> {
-  await Promise.all(Array.from({ length: poolUse(sql).max }, () => sql`SELECT 1`));
+  await Promise.all(Array.from({ length: poolUse(sql).max }, () => openOneConnection(sql)));
+}
+
+// Connects that fail the warm-up before it gives up. Its connects all start at once: on a busy
+// machine a few of them took longer than CONNECT_TIMEOUT_S (the test run's server failed to start
+// so, in CI, next to a browser test), though the database had just answered the migrations. A
+// connect that timed out was never used, so the next attempt is a fresh connect; a database that
+// is really gone still fails the start, after WARM_UP_ATTEMPTS of them.
+const WARM_UP_ATTEMPTS = 3;
+
+async function openOneConnection(sql: Sql): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await sql`SELECT 1`;
+      return;
+    } catch (err) {
+      if (attempt >= WARM_UP_ATTEMPTS || !isSafeToRetry(err)) throw err;
+    }
+  }
 }
 
 /** Ends a pool without waiting long for statements still running (see CLOSE_TIMEOUT_S). */

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import postgres from 'postgres';
-import { connectSql, endSql, SERVER_CONNECTION_WAIT_MS, type Sql } from '../db/connect.ts';
+import { connectSql, endSql, openEveryConnection, poolUse, SERVER_CONNECTION_WAIT_MS, type Sql } from '../db/connect.ts';
 import { openSocket } from '../db/socket.ts';
 import { isDatabaseUnavailable } from '../db/failures.ts';
 import { adminUrl, createTestDatabase } from './support/database.ts';
@@ -189,4 +189,32 @@ test('closing a pool whose connection died under a statement is quick (postgres.
   const started = performance.now();
   await endSql(sql);
   assert.ok(performance.now() - started < 800, `close took ${Math.round(performance.now() - started)} ms`);
+});
+
+test('a server warming its pool on a busy machine: connects that time out are made again, and every connection opens', async () => {
+  const proxy = await startTcpProxy(target());
+  // Longer than the pools' 1 s connect timeout: every connect started in the first 0.5 s times out.
+  proxy.holdMs = 1_500;
+  setTimeout(() => (proxy.holdMs = 0), 500);
+  const sql = connectSql(tcpUrl(adminUrl(), proxy), 4, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
+  try {
+    await openEveryConnection(sql);
+    assert.equal(poolUse(sql).open, 4);
+  } finally {
+    await endSql(sql);
+    await proxy.close();
+  }
+});
+
+test('a database that never answers still fails the warm-up', async () => {
+  const proxy = await startTcpProxy(target());
+  proxy.blackhole = true;
+  const sql = connectSql(tcpUrl(adminUrl(), proxy), 2, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
+  try {
+    const result = await outcome(openEveryConnection(sql));
+    assert.ok(isDatabaseUnavailable(result.err), `unavailable: ${result.code}`);
+  } finally {
+    await endSql(sql);
+    await proxy.close();
+  }
 });
