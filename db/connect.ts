@@ -161,23 +161,24 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
  * (.scratch/coldburst.mts). Idle connections still close after IDLE_TIMEOUT_S.
  */
 export async function openEveryConnection(sql: Sql): Promise<void> {
-  await Promise.all(Array.from({ length: poolUse(sql).max }, () => openOneConnection(sql)));
+  await Promise.all(Array.from({ length: poolUse(sql).max }, () => startingStatement(() => sql`SELECT 1`)));
 }
 
-// Connects that fail the warm-up before it gives up. Its connects all start at once: on a busy
-// machine a few of them took longer than CONNECT_TIMEOUT_S (the test run's server failed to start
-// so, in CI, next to a browser test), though the database had just answered the migrations. A
-// connect that timed out was never used, so the next attempt is a fresh connect; a database that
-// is really gone still fails the start, after WARM_UP_ATTEMPTS of them.
-const WARM_UP_ATTEMPTS = 3;
+// Attempts at each statement of the server's start (the migrations, each warm-up connect) that
+// failed unsent. The warm-up's 32 connects start at once: on a busy machine a few took longer than
+// CONNECT_TIMEOUT_S (the test run's server failed to start so in CI, next to a browser test),
+// though the database had just answered the migrations, and the start's first connect can meet
+// the same. A connect that timed out sent nothing, so the next attempt is a fresh connect; a
+// database that is really gone still fails the start, after START_ATTEMPTS of them.
+const START_ATTEMPTS = 3;
 
-async function openOneConnection(sql: Sql): Promise<void> {
+/** `run` again while it fails without having been sent (isSafeToRetry), up to START_ATTEMPTS in all. */
+async function startingStatement<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await sql`SELECT 1`;
-      return;
+      return await run();
     } catch (err) {
-      if (attempt >= WARM_UP_ATTEMPTS || !isSafeToRetry(err)) throw err;
+      if (attempt >= START_ATTEMPTS || !isSafeToRetry(err)) throw err;
     }
   }
 }
@@ -208,7 +209,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const sql = connectSql(url, options.maxConnections, { connectionWaitMs: options.connectionWaitMs });
   const relaxedSql = connectSql(url, options.maxConnections, { synchronousCommit: false, connectionWaitMs: options.connectionWaitMs });
   try {
-    await migrate(sql);
+    await startingStatement(() => migrate(sql));
     if (options.openEveryConnection) await Promise.all([openEveryConnection(sql), openEveryConnection(relaxedSql)]);
   } catch (err) {
     await Promise.all([endSql(sql), endSql(relaxedSql)]);

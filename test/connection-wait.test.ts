@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import postgres from 'postgres';
-import { connectSql, endSql, openEveryConnection, poolUse, SERVER_CONNECTION_WAIT_MS, type Sql } from '../db/connect.ts';
+import { connectSql, endSql, openDatabase, openEveryConnection, poolUse, SERVER_CONNECTION_WAIT_MS, type Sql } from '../db/connect.ts';
 import { openSocket } from '../db/socket.ts';
 import { isDatabaseUnavailable } from '../db/failures.ts';
 import { adminUrl, createTestDatabase } from './support/database.ts';
@@ -216,5 +216,22 @@ test('a database that never answers still fails the warm-up', async () => {
   } finally {
     await endSql(sql);
     await proxy.close();
+  }
+});
+
+test("a server starting on a busy machine: its migrations' connect timing out is made again, and the start succeeds", async () => {
+  const db = await createTestDatabase();
+  const proxy = await startTcpProxy(target());
+  const url = new URL(tcpUrl(db.url, proxy));
+  proxy.holdMs = 1_500; // past the 1 s connect timeout, for connects started in the first 0.5 s
+  setTimeout(() => (proxy.holdMs = 0), 500);
+  try {
+    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '/nonexistent', maxConnections: 2, connectionWaitMs: SERVER_CONNECTION_WAIT_MS, openEveryConnection: true });
+    const [row] = await database.sql`SELECT count(*)::int AS n FROM schema_migrations`;
+    assert.ok(row.n > 0, 'migrated');
+    await database.close();
+  } finally {
+    await proxy.close();
+    await db.drop();
   }
 });
