@@ -5,6 +5,7 @@ import PFFFT from '@echogarden/pffft-wasm/simd';
 
 const PFFFT_REAL = 0;
 const PFFFT_FORWARD = 0;
+const PFFFT_BACKWARD = 1;
 const BYTES_PER_FLOAT = 4;
 
 const wasm = await PFFFT();
@@ -18,6 +19,11 @@ export interface RealFft {
    * array is reused by the next call.
    */
   transform(): Float32Array;
+  /**
+   * Transforms `input`, holding a spectrum in the ordered layout, back: returns `size` times the
+   * signal (PFFFT does not scale). The array is the one `transform` returns, reused as well.
+   */
+  inverse(): Float32Array;
 }
 
 interface Buffers {
@@ -49,13 +55,15 @@ function buffersOf(size: number): Buffers {
 export function realFft(size: number): RealFft {
   const { setup, inputAt, outputAt, workAt } = buffersOf(size);
   const output = new Float32Array(wasm.HEAPF32.buffer, outputAt, size);
+  const run = (direction: number) => {
+    // A view on memory that has since grown reads nothing (length 0): fail loudly, not with NaNs.
+    if (output.buffer !== wasm.HEAPF32.buffer) throw new Error('realFft: taken before another size grew the memory; take it again');
+    wasm._pffft_transform_ordered(setup, inputAt, outputAt, workAt, direction);
+    return output;
+  };
   return {
     input: new Float32Array(wasm.HEAPF32.buffer, inputAt, size),
-    transform() {
-      // A view on memory that has since grown reads nothing (length 0): fail loudly, not with NaNs.
-      if (output.buffer !== wasm.HEAPF32.buffer) throw new Error('realFft: taken before another size grew the memory; take it again');
-      wasm._pffft_transform_ordered(setup, inputAt, outputAt, workAt, PFFFT_FORWARD);
-      return output;
-    },
+    transform: () => run(PFFFT_FORWARD),
+    inverse: () => run(PFFFT_BACKWARD),
   };
 }

@@ -50,6 +50,9 @@ test('beats across a silent break are evenly spaced between the heard beats arou
   assert.ok(worst <= heardWorst + 0.012, `a beat in the break ${(worst * 1000).toFixed(1)} ms off the grid (heard beats: ${(heardWorst * 1000).toFixed(1)} ms)`);
 });
 
+/** How far the FFT's autocorrelation may be from the direct sums, as a share of the lag-0 value. */
+const FFT_ACF_TOLERANCE = 1e-6;
+
 test('the autocorrelation by FFT (the clip check\'s) equals the direct sums, and reads the same tempo', async () => {
   const onsetLike = (seconds: number) => {
     const mono = clickTrack(105, seconds);
@@ -62,7 +65,8 @@ test('the autocorrelation by FFT (the clip check\'s) equals the direct sums, and
     const direct = autocorrelation(values, maxLag);
     const byFft = autocorrelationByFft(values, maxLag);
     assert.equal(byFft.length, direct.length);
-    for (let lag = 0; lag <= maxLag; lag++) assert.ok(Math.abs(byFft[lag] - direct[lag]) <= 1e-9 * direct[0], `${seconds} s, lag ${lag}: ${byFft[lag]} vs ${direct[lag]}`);
+    // Single precision (PFFFT): the demo songs' clip envelopes came within 1.8e-7 of the lag-0 value.
+    for (let lag = 0; lag <= maxLag; lag++) assert.ok(Math.abs(byFft[lag] - direct[lag]) <= FFT_ACF_TOLERANCE * direct[0], `${seconds} s, lag ${lag}: ${byFft[lag]} vs ${direct[lag]}`);
   }
   const pcm = await decodeMp3(await mp3Of(drumPattern(140, SECONDS)));
   const { mono, sampleRate } = analysisSignal(pcm);
