@@ -48,11 +48,30 @@ async function terminateBackend(pid: number) {
   }
 }
 
-test('a database that does not answer: 40 statements on 2 connections all fail, unavailable, within 1.5 s', async () => {
+/**
+ * A server pool (bounded connection waits) of `max` connections to the run's server through a new
+ * proxy, set up by `setUp` first; both closed after `run`.
+ */
+async function throughProxy(max: number, setUp: (proxy: TcpProxy) => void, run: (sql: Sql) => Promise<void>) {
   const proxy = await startTcpProxy(target());
-  proxy.blackhole = true;
-  const sql = connectSql(tcpUrl(adminUrl(), proxy), 2, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
+  setUp(proxy);
+  const sql = connectSql(tcpUrl(adminUrl(), proxy), max, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
   try {
+    await run(sql);
+  } finally {
+    await endSql(sql);
+    await proxy.close();
+  }
+}
+
+/** A proxy that holds connects past the pools' 1 s connect timeout: every connect started in the next 0.5 s times out. */
+function holdFirstConnects(proxy: TcpProxy) {
+  proxy.holdMs = 1_500;
+  setTimeout(() => (proxy.holdMs = 0), 500);
+}
+
+test('a database that does not answer: 40 statements on 2 connections all fail, unavailable, within 1.5 s', () =>
+  throughProxy(2, (proxy) => (proxy.blackhole = true), async (sql) => {
     const results = await Promise.all(Array.from({ length: 40 }, () => outcome(sql`SELECT 1`)));
     for (const r of results) {
       assert.ok(isDatabaseUnavailable(r.err), `unavailable: ${r.code}`);
@@ -61,11 +80,7 @@ test('a database that does not answer: 40 statements on 2 connections all fail, 
     // The two statements the connections tried to connect for time out connecting; the others
     // were never given one.
     assert.deepEqual(new Set(results.map((r) => r.code)), new Set(['CONNECT_TIMEOUT', 'CONNECTION_WAIT_TIMEOUT']));
-  } finally {
-    await endSql(sql);
-    await proxy.close();
-  }
-});
+  }));
 
 test('statements that waited too long for a connection never run, and the connection they waited on rejoins the pool', async () => {
   const db = await createTestDatabase();
@@ -191,45 +206,30 @@ test('closing a pool whose connection died under a statement is quick (postgres.
   assert.ok(performance.now() - started < 800, `close took ${Math.round(performance.now() - started)} ms`);
 });
 
-test('a server warming its pool on a busy machine: connects that time out are made again, and every connection opens', async () => {
-  const proxy = await startTcpProxy(target());
-  // Longer than the pools' 1 s connect timeout: every connect started in the first 0.5 s times out.
-  proxy.holdMs = 1_500;
-  setTimeout(() => (proxy.holdMs = 0), 500);
-  const sql = connectSql(tcpUrl(adminUrl(), proxy), 4, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
-  try {
+test('a server warming its pool on a busy machine: connects that time out are made again, and every connection opens', () =>
+  throughProxy(4, holdFirstConnects, async (sql) => {
     await openEveryConnection(sql);
     assert.equal(poolUse(sql).open, 4);
-  } finally {
-    await endSql(sql);
-    await proxy.close();
-  }
-});
+  }));
 
-test('a database that never answers still fails the warm-up', async () => {
-  const proxy = await startTcpProxy(target());
-  proxy.blackhole = true;
-  const sql = connectSql(tcpUrl(adminUrl(), proxy), 2, { connectionWaitMs: SERVER_CONNECTION_WAIT_MS });
-  try {
+test('a database that never answers still fails the warm-up', () =>
+  throughProxy(2, (proxy) => (proxy.blackhole = true), async (sql) => {
     const result = await outcome(openEveryConnection(sql));
     assert.ok(isDatabaseUnavailable(result.err), `unavailable: ${result.code}`);
-  } finally {
-    await endSql(sql);
-    await proxy.close();
-  }
-});
+  }));
 
 test("a server starting on a busy machine: its migrations' connect timing out is made again, and the start succeeds", async () => {
   const db = await createTestDatabase();
   const proxy = await startTcpProxy(target());
-  const url = new URL(tcpUrl(db.url, proxy));
-  proxy.holdMs = 1_500; // past the 1 s connect timeout, for connects started in the first 0.5 s
-  setTimeout(() => (proxy.holdMs = 0), 500);
+  holdFirstConnects(proxy);
   try {
-    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '/nonexistent', maxConnections: 2, connectionWaitMs: SERVER_CONNECTION_WAIT_MS, openEveryConnection: true });
-    const [row] = await database.sql`SELECT count(*)::int AS n FROM schema_migrations`;
-    assert.ok(row.n > 0, 'migrated');
-    await database.close();
+    const database = await openDatabase({ databaseUrl: tcpUrl(db.url, proxy), dataDir: '/nonexistent', maxConnections: 2, connectionWaitMs: SERVER_CONNECTION_WAIT_MS, openEveryConnection: true });
+    try {
+      const [row] = await database.sql`SELECT count(*)::int AS n FROM schema_migrations`;
+      assert.ok(row.n > 0, 'migrated');
+    } finally {
+      await database.close();
+    }
   } finally {
     await proxy.close();
     await db.drop();

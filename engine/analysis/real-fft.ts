@@ -7,6 +7,8 @@ const PFFFT_REAL = 0;
 const PFFFT_FORWARD = 0;
 const PFFFT_BACKWARD = 1;
 const BYTES_PER_FLOAT = 4;
+/** PFFFT's smallest real transform: `realFft` takes powers of two from this size on. */
+export const MIN_REAL_FFT_SIZE = 32;
 
 const wasm = await PFFFT();
 

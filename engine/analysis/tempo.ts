@@ -5,7 +5,7 @@
 // of subdivisions at every level (arpeggios, hi-hats) stays at the level the prior prefers: judged
 // by the autocorrelation alone, such streams were read at twice the tempo listeners (and aubio,
 // soundstretch and bpm-tools) give.
-import { realFft } from './real-fft.ts';
+import { MIN_REAL_FFT_SIZE, realFft } from './real-fft.ts';
 import { offbeatRatios } from './pulse-grid.ts';
 import { BEATS_PER_BAR } from './bars.ts';
 
@@ -32,9 +32,6 @@ const UNACCENTED_OFFBEAT_RATIO = 0.8;
 /** The faster pulse counts as clean when what lies between its beats is at most this strong. */
 const CLEAN_PULSE_OFFBEAT_RATIO = 0.3;
 
-/** PFFFT's smallest real transform (real-fft.ts). */
-const MIN_FFT_SIZE = 32;
-
 /**
  * The autocorrelation of `values` at lags 0..maxLag (as `autocorrelation`) by FFT: the transform
  * of the power spectrum, zero-padded so the sums do not wrap around. O(n log n) instead of
@@ -47,7 +44,7 @@ const MIN_FFT_SIZE = 32;
  */
 export function autocorrelationByFft(values: Float32Array, maxLag: number): Float64Array {
   if (maxLag < 0) return new Float64Array(0);
-  const size = Math.max(MIN_FFT_SIZE, 2 ** Math.ceil(Math.log2(values.length + maxLag + 1)));
+  const size = Math.max(MIN_REAL_FFT_SIZE, 2 ** Math.ceil(Math.log2(values.length + maxLag + 1)));
   const fft = realFft(size);
   fft.input.fill(0);
   fft.input.set(values);
