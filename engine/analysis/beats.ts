@@ -1,9 +1,10 @@
 // Beat times by dynamic programming (Ellis 2007, as librosa.beat.beat_track): the beat sequence
 // that best combines strong onsets with spacing close to the tempo period.
 
-const TIGHTNESS = 100;
+/** The weight of the spacing penalty (librosa's tightness): per unit of log-period squared. */
+export const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
-const MAX_GAP_PERIODS = 2;
+export const MAX_GAP_PERIODS = 2;
 
 /** The dynamic programme's working arrays for some number of frames. */
 interface WorkArrays {
@@ -201,12 +202,11 @@ function gaussianKernel(radius: number): Float64Array {
  * still in the running are kept in a queue, each with the frame from which it is the best; a new
  * one drops those it beats from their first frame on and starts where it overtakes the last
  * (found by a galloping, then binary, search). The same beats as trying every gap at every
- * frame, in ~1/3 of the time.
+ * frame, in ~1/4 of the time.
  */
-function beatScores(local: Float64Array, periodFrames: number, work = workArrays(local.length)): { score: Float64Array; back: Int32Array } {
+export function beatScores(local: Float64Array, periodFrames: number, work = workArrays(local.length)): { score: Float64Array; back: Int32Array } {
   const n = local.length;
   const { score, back, predecessors, leadsFrom } = work;
-  back.fill(-1);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is
   // up to e periods: MAX_GAP_PERIODS must stay below that.
@@ -214,31 +214,32 @@ function beatScores(local: Float64Array, periodFrames: number, work = workArrays
   if (maxGap < minGap) {
     // A period under a quarter of a frame leaves no gap at all: each frame stands alone.
     score.set(local);
+    back.fill(-1);
     return { score, back };
   }
-  // The spacing penalty depends only on the gap: computed once per gap, not per pair of frames.
-  const penalty = Float64Array.from({ length: maxGap + 1 }, (_, gap) => TIGHTNESS * Math.log(gap / periodFrames) ** 2);
-  // Whether predecessor `later` outscores `earlier` at frame t (`earlier` out of reach: yes).
-  // Strictly: on a tie the earlier predecessor stays, so ties go to the earliest frame.
-  const overtakes = (earlier: number, later: number, t: number) => t - earlier > maxGap || score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
+  const penalty = spacingPenalty(periodFrames, maxGap);
+  // Frames before the first gap have no predecessor.
+  const firstWithPredecessor = Math.min(n, minGap);
+  for (let t = 0; t < firstWithPredecessor; t++) {
+    score[t] = local[t];
+    back[t] = -1;
+  }
   // The predecessors in the running, oldest first, and the frame from which each leads.
   let head = 0;
   let tail = 0;
-  for (let t = 0; t < n; t++) {
+  for (let t = firstWithPredecessor; t < n; t++) {
     const newest = t - minGap;
-    if (newest < 0) {
-      score[t] = local[t];
-      continue;
-    }
     let start = t;
     while (tail > head) {
       const last = predecessors[tail - 1];
       const lastStart = Math.max(leadsFrom[tail - 1], t);
-      if (overtakes(last, newest, lastStart)) {
+      // Out of reach there, or beaten there: either way `newest` leads from the last's start on.
+      if (lastStart - last > maxGap || overtakes(score, penalty, last, newest, lastStart)) {
         tail--;
         continue;
       }
-      start = firstOvertaking(last, newest, lastStart + 1, last + maxGap + 1, overtakes);
+      // At last + maxGap + 1 the last is out of reach: `newest` overtakes it by then.
+      start = firstOvertaking(score, penalty, last, newest, lastStart + 1, last + maxGap + 1);
       break;
     }
     predecessors[tail] = newest;
@@ -246,21 +247,38 @@ function beatScores(local: Float64Array, periodFrames: number, work = workArrays
     while (tail - head > 1 && leadsFrom[head + 1] <= t) head++;
     const from = predecessors[head];
     const best = score[from] - penalty[t - from];
-    score[t] = local[t] + Math.max(0, best);
+    score[t] = best > 0 ? local[t] + best : local[t];
     back[t] = best > 0 ? from : -1;
   }
   return { score, back };
 }
 
-/** The first frame in [lo, hi] at which `later` overtakes `earlier` (it does at hi): galloping from lo, then bisecting. */
-function firstOvertaking(earlier: number, later: number, lo: number, hi: number, overtakes: (earlier: number, later: number, t: number) => boolean): number {
+/** The spacing penalty for each gap of 1 to maxGap frames (index: the gap), computed once per gap, not per pair of frames. */
+function spacingPenalty(periodFrames: number, maxGap: number): Float64Array {
+  // A plain loop: typed-array from() with a map function took ~10% of the programme's time on a 30 s clip.
+  const penalty = new Float64Array(maxGap + 1);
+  for (let gap = 1; gap <= maxGap; gap++) penalty[gap] = TIGHTNESS * Math.log(gap / periodFrames) ** 2;
+  return penalty;
+}
+
+/**
+ * Whether predecessor `later` outscores `earlier` at frame t, both within reach. Strictly: on a
+ * tie the earlier predecessor stays, so ties go to the earliest frame. A plain function of the
+ * arrays, not a closure over them: ~12% less time for the programme (V8 11.3).
+ */
+function overtakes(score: Float64Array, penalty: Float64Array, earlier: number, later: number, t: number): boolean {
+  return score[later] - penalty[t - later] > score[earlier] - penalty[t - earlier];
+}
+
+/** The first frame in [lo, hi] at which `later` overtakes `earlier` (it does at hi, where `earlier` is out of reach): galloping from lo, then bisecting. */
+function firstOvertaking(score: Float64Array, penalty: Float64Array, earlier: number, later: number, lo: number, hi: number): number {
   let step = 1;
-  for (; lo + step < hi && !overtakes(earlier, later, lo + step); step *= 2) lo += step + 1;
+  for (; lo + step < hi && !overtakes(score, penalty, earlier, later, lo + step); step *= 2) lo += step + 1;
   if (lo + step < hi) hi = lo + step;
-  // Not overtaken before lo; overtaken at hi.
+  // Not overtaken before lo; overtaken at hi. Every frame tried is below hi: `earlier` in reach.
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (overtakes(earlier, later, mid)) hi = mid;
+    if (overtakes(score, penalty, earlier, later, mid)) hi = mid;
     else lo = mid + 1;
   }
   return lo;
