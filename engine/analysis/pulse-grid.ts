@@ -37,7 +37,12 @@ function strongestNearEachFrame(onset: Float32Array): Float32Array {
  */
 function pulseAccents(near: Float32Array, frames: number, periodFrames: number, frameRate: number): PulseAccents {
   const window = Math.max(Math.round(GRID_WINDOW_SECONDS * frameRate), Math.ceil(4 * periodFrames));
-  const strongestNear = (frame: number) => near[Math.round(frame)] ?? 0;
+  // Past the end of `near` (an off-beat after the last frames) reads 0 by a bounds test, not by
+  // reading past a typed array's end: V8's slow path there made the accents take ~2.4x the time.
+  const strongestNear = (frame: number) => {
+    const at = Math.round(frame);
+    return at < near.length ? near[at] : 0;
+  };
   let beatSum = 0;
   let offbeatSum = 0;
   let windows = 0;
