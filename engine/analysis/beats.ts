@@ -1,7 +1,7 @@
 // Beat times by dynamic programming (Ellis 2007, as librosa.beat.beat_track): the beat sequence
 // that best combines strong onsets with spacing close to the tempo period.
 
-/** The weight of the spacing penalty (librosa's tightness): per unit of log-period squared. */
+/** The weight of the spacing penalty (librosa's tightness): per unit of (log of the gap over the period) squared. */
 export const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 export const MAX_GAP_PERIODS = 2;
@@ -203,6 +203,9 @@ function gaussianKernel(radius: number): Float64Array {
  * one drops those it beats from their first frame on and starts where it overtakes the last
  * (found by a galloping, then binary, search). The same beats as trying every gap at every
  * frame, in ~1/4 of the time.
+ *
+ * Only frames [0, local.length) of the returned arrays are written: the working arrays may be
+ * longer (phaseRivalAt runs it on part of a clip), and what lies past that is left from before.
  */
 export function beatScores(local: Float64Array, periodFrames: number, work = workArrays(local.length)): { score: Float64Array; back: Int32Array } {
   const n = local.length;
@@ -253,7 +256,7 @@ export function beatScores(local: Float64Array, periodFrames: number, work = wor
   return { score, back };
 }
 
-/** The spacing penalty for each gap of 1 to maxGap frames (index: the gap), computed once per gap, not per pair of frames. */
+/** The spacing penalty for each gap of 1 to maxGap frames (index: the gap; 0 is unused), computed once per gap, not per pair of frames. */
 function spacingPenalty(periodFrames: number, maxGap: number): Float64Array {
   // A plain loop: typed-array from() with a map function took ~10% of the programme's time on a 30 s clip.
   const penalty = new Float64Array(maxGap + 1);

@@ -52,7 +52,7 @@ function beatScoresByEveryGap(local: Float64Array, periodFrames: number): { scor
 test('the beat programme\'s queue of predecessors gives the same scores and predecessors as trying every gap', () => {
   // Onsets of every kind the programme meets: random, sparse, periodic with noise, flat, silent.
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const kinds: Record<string, (i: number, period: number) => number> = {
     random: () => random(),
     sparse: () => (random() < 0.05 ? random() : 0),
@@ -61,8 +61,10 @@ test('the beat programme\'s queue of predecessors gives the same scores and pred
     silent: () => 0,
   };
   for (const [kind, value] of Object.entries(kinds)) {
-    for (const periodFrames of [1.7, 5, 23.4, 43.07, 62.3, 90.5]) {
-      for (const frames of [1, 40, 700, 2600]) {
+    // 0.2: no gap at all (each frame stands alone); 0.6: a single gap; 90.5: 40 frames all before the first gap.
+    for (const periodFrames of [0.2, 0.6, 1.7, 5, 23.4, 43.07, 62.3, 90.5]) {
+      // Four lengths, as many as the working arrays kept: each length reuses its arrays, so a frame left unwritten would show.
+      for (const frames of [0, 40, 700, 2600]) {
         const local = Float64Array.from({ length: frames }, (_, i) => value(i, periodFrames));
         const expected = beatScoresByEveryGap(local, periodFrames);
         const { score, back } = beatScores(local, periodFrames);
