@@ -214,19 +214,15 @@ export function beatScores(local: Float64Array, periodFrames: number, work = wor
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is
   // up to e periods: MAX_GAP_PERIODS must stay below that.
   const maxGap = Math.round(periodFrames * MAX_GAP_PERIODS);
-  if (maxGap < minGap) {
-    // A period under a quarter of a frame leaves no gap at all: each frame stands alone.
-    score.set(local);
-    back.fill(-1);
-    return { score, back };
-  }
-  const penalty = spacingPenalty(periodFrames, maxGap);
-  // Frames before the first gap have no predecessor.
-  const firstWithPredecessor = Math.min(n, minGap);
+  // Frames before the first gap have no predecessor; a period under a quarter of a frame leaves
+  // no gap at all, and then no frame has one.
+  const firstWithPredecessor = maxGap < minGap ? n : Math.min(n, minGap);
   for (let t = 0; t < firstWithPredecessor; t++) {
     score[t] = local[t];
     back[t] = -1;
   }
+  if (firstWithPredecessor === n) return { score, back };
+  const penalty = spacingPenalty(periodFrames, maxGap);
   // The predecessors in the running, oldest first, and the frame from which each leads.
   let head = 0;
   let tail = 0;
