@@ -11,7 +11,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
-import { frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
+import { ONSET_PHASE_SAMPLES, frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
 import { type Landing, type PlanPart, type Run, placedParts, sourceTimeAt } from './plan.ts';
 import { phasedLevels, phasedOnset } from './phased-layout.ts';
 import { clipLevels, envelopeOf } from './clip-levels.ts';
@@ -138,12 +138,17 @@ function placedAsEdit(runs: Run[], durationSeconds: number, anchorSeconds: numbe
   return placedParts({ mode: 'edit', durationSeconds, hitPointSeconds: anchorSeconds }, runs, anchorSeconds);
 }
 
-/** The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames, rival reading). */
-function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
+/**
+ * The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames,
+ * rival reading); with `shiftPhases`, as if every part played the source that many onset phases
+ * (ONSET_PHASE_SAMPLES) later.
+ */
+function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number, shiftPhases = 0): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
   const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
   const frames = framesOfSeconds(durationSeconds, rate);
   const parts = placedAsEdit(runs, durationSeconds, anchorSeconds);
+  if (shiftPhases !== 0) for (const part of parts) part.sourceStart += shiftPhases * ONSET_PHASE_SAMPLES;
   const onset = phasedOnset(analysis, parts, frames);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
@@ -242,9 +247,9 @@ const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity, seconds: Na
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
  * ms, not 1.
  */
-export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number): TrackedLanding {
+export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0): TrackedLanding {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds);
+  const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds, shiftPhases);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
@@ -272,13 +277,26 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   return tracked;
 }
 
+/** The onset phases a thin landing is checked again at: a quarter hop earlier and later. */
+export const STEADINESS_SHIFTS = [-1, 1];
+
+/**
+ * Whether a clip that lands still lands with every part played a quarter hop (ONSET_PHASE_SAMPLES,
+ * 2.9 ms) earlier, and later: the encoded clip's onsets differ from the check's by less than
+ * that shift changes them, yet its beat tracking can settle in another phase when the check's
+ * choice was fragile. (About 2 ms: two more tracked landings.)
+ */
+export function landsAtOtherPhases(analysis: Analysis, runs: Run[], hitSeconds: number): boolean {
+  return STEADINESS_SHIFTS.every((shift) => trackedLanding(analysis, runs, hitSeconds, shift).landing !== 'miss');
+}
+
 /**
  * Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when
  * it tracks no beat. The plan's anchor is the part that plays `anchorSeconds` (its peak).
  */
-export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds): number | undefined {
+export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds, shiftPhases = 0): number | undefined {
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs, anchorSeconds);
+  const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs, anchorSeconds, shiftPhases);
   const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), levels, rate);
   return beat < 0 ? undefined : seconds;
 }

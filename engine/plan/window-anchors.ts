@@ -18,7 +18,7 @@ import type { Analysis } from '../analysis/analyse.ts';
 import { beatFrames } from '../analysis/beats.ts';
 import { frameSeconds } from '../analysis/frames.ts';
 import { clipPeriodFrames, clipsKeepTrackTempo, sourceBeatLanding, trackedLanding } from './peak-landing.ts';
-import { type Anchored, anchoredEdit } from './anchored-edit.ts';
+import { type Anchored, anchoredEdit, surer } from './anchored-edit.ts';
 import { anchoredAt } from './anchor-with-room.ts';
 
 /** A beat whose plain window lands on the source's beats, and how (sure or thin there). */
@@ -89,7 +89,8 @@ const WINDOW_CHECKS = 16;
 
 /**
  * The first plan that surely lands on the anchors (at most ANCHOR_SEARCHES, none in the bar of
- * an anchor `tried`, source seconds), else the first that lands thinly; undefined when none lands.
+ * an anchor `tried`, source seconds), else the first steady thin landing (anchored-edit.ts
+ * assurance), else the first thin one; undefined when none lands.
  */
 function onWindowAnchors(grid: BarGrid, duration: number, hit: number, anchors: WindowAnchor[], tried: number[]): Anchored | undefined {
   const fresh = anchors.filter((anchor) => !tried.some((t) => sameBar(grid, t, anchor.seconds)));
@@ -97,7 +98,7 @@ function onWindowAnchors(grid: BarGrid, duration: number, hit: number, anchors: 
   for (const { seconds } of fresh.slice(0, ANCHOR_SEARCHES)) {
     const found = anchoredEdit({ ...grid, analysis: anchoredAt(grid.analysis, seconds) }, duration, hit, { maxChecks: ANCHOR_CHECKS });
     if (found?.landing === 'sure') return found;
-    if (found?.landing === 'thin') thin ??= found;
+    thin = surer(thin, found);
   }
   return thin;
 }
@@ -120,6 +121,16 @@ function onWindows(grid: BarGrid, duration: number, hit: number, anchors: Window
     thin ??= found;
   }
   return thin;
+}
+
+/**
+ * The window anchors' plans (their lead-ins and endings on beats): the first that surely lands,
+ * else the first steady thin landing, else the first thin one (onWindowAnchors); undefined when
+ * none lands.
+ */
+export function windowAnchorPlans(grid: BarGrid, duration: number, hit: number, tried: number[]): Anchored | undefined {
+  const anchors = windowAnchors(grid, duration, hit);
+  return anchors.length === 0 ? undefined : onWindowAnchors(grid, duration, hit, anchors, tried);
 }
 
 /**

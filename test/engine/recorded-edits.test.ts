@@ -70,6 +70,14 @@ const WIDEST_THIN_EDITS = [
   { piece: 'track7.ogg', duration: 45, hit: 11.63 },
 ];
 /**
+ * An edit of drascula-music (`npm run bench -- edits-all`, seed 4242) whose widest thin landing
+ * lands only at the onset phase its parts play (peak-landing.ts landsAtOtherPhases): its clip heard
+ * the peak elsewhere. The wide search's steady landing lands.
+ */
+const STEADY_THIN_EDITS = [
+  { piece: 'track7.ogg', duration: 30, hit: 12.07 },
+];
+/**
  * Edits with H in the clip's last 3 s (`EDGE=late SEED=5`, .scratch/edges.mts's draw) whose plans
  * left the climax after a beat or two for a bar-line ending quieter than it: inside the peak rule's
  * window after H, that last part lowered the rise the clip heard at H, and an entrance 12.8 s and
@@ -110,7 +118,7 @@ const SMOOTH_DETOUR_EDITS = [
   { piece: 'track16.ogg', duration: 20, hit: 8.15 },
   { piece: 'track26.ogg', duration: 30, hit: 16.52 },
 ];
-const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS, ...SMOOTH_DETOUR_EDITS];
+const EDITS = [...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...STEADY_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS, ...SMOOTH_DETOUR_EDITS];
 /**
  * Held-out edits (supertux-data; .scratch/heldout.mts, seed 4242) whose clips heard a bigger
  * entrance later in the run through the climax (cave: 46.8 s in the track, the peak 30.5 s;
@@ -173,6 +181,8 @@ test('edits of a 60 s piece with a late H: a lead-in of two runs, not a refusal,
 test('edits whose plans on the track\'s peak land only thinly: another entrance lands surely, and the peak lands at H', { skip }, (t) => assertEditsLand(t, THIN_LANDING_EDITS));
 
 test('edits that land only thinly whichever plan they take: the thin landing by the widest margin lands the peak at H', { skip }, (t) => assertEditsLand(t, WIDEST_THIN_EDITS));
+
+test('an edit whose widest thin landing holds only at its own onset phase: a steady one is searched for, and the peak lands at H', { skip }, (t) => assertEditsLand(t, STEADY_THIN_EDITS));
 
 test('edits with H a second or two before the clip\'s end: the ending keeps the climax\'s level, and the peak lands at H', { skip }, (t) => assertEditsLand(t, LATE_HIT_EDITS));
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
-import { trackedLanding } from '../../engine/plan/peak-landing.ts';
+import { landsAtOtherPhases, trackedLanding } from '../../engine/plan/peak-landing.ts';
 import { ONSET_PHASES, frameSeconds } from '../../engine/analysis/frames.ts';
 import { BAND_LEVELS } from '../../engine/analysis/band-levels.ts';
 
@@ -59,4 +59,30 @@ test('a tracked landing\'s margin narrows as a rival entrance grows: sure, then 
   assert.equal(landings[5].margin, -Infinity);
   // A hit point a second off the entrance: a miss, whatever the rival.
   assert.equal(trackedLanding(trackWith(0.2), runs, hit - 1).landing, 'miss');
+});
+
+/**
+ * trackWith's track, its onsets at the other onset phases half a beat later: the clip played a
+ * quarter hop earlier or later tracks the off-beats, and hears its peak half a beat before the entrance.
+ */
+function offBeatAtOtherPhases(): Analysis {
+  const analysis = trackWith(0.2);
+  const frames = analysis.onset.length;
+  const offBeats = new Float32Array(frames);
+  for (let beat = 0; (beat + 0.5) * BEAT_SECONDS < TRACK_SECONDS; beat++) offBeats[Math.round((beat + 0.5) * BEAT_SECONDS * FRAME_RATE)] = 1;
+  for (let p = 1; p < ONSET_PHASES; p++) analysis.fluxPhases.set(offBeats, p * frames);
+  return analysis;
+}
+
+test('a landing is steady when it still lands at the other onset phases, and not when the beats there move half a beat', () => {
+  const runs = [{ sourceStart: 0, length: 30 }];
+  const hit = frameSeconds(Math.round(20 * FRAME_RATE), FRAME_RATE);
+  assert.equal(trackedLanding(trackWith(0.2), runs, hit).landing, 'sure');
+  assert.equal(landsAtOtherPhases(trackWith(0.2), runs, hit), true);
+  const offBeat = offBeatAtOtherPhases();
+  assert.equal(trackedLanding(offBeat, runs, hit).landing, 'sure', 'at its own phase the clip lands');
+  assert.equal(landsAtOtherPhases(offBeat, runs, hit), false);
+  // A quarter hop later, the clip tracks the off-beats and hears its peak on the one before the entrance.
+  const shifted = trackedLanding(offBeat, runs, hit - BEAT_SECONDS / 2, 1);
+  assert.notEqual(shifted.landing, 'miss', `heard at ${shifted.seconds}`);
 });
