@@ -68,7 +68,10 @@ function byHold(a: Thin, b: Thin): number {
   return b.margin - a.margin || a.rank - b.rank;
 }
 
-/** Thin landings checked at other onset phases (landsAtOtherPhases, ~2 ms each), widest first. */
+/**
+ * Thin landings checked at other onset phases (landsAtOtherPhases, ~2 ms each), widest first: a
+ * bound on the time a plan with many thin landings spends (most have one or two).
+ */
 const STEADY_THIN_CHECKS = 3;
 
 /**
@@ -91,20 +94,25 @@ interface Landed {
   steady?: boolean;
 }
 
-/** The assurance of a steady thin landing. */
+/** Assurance (how likely a landing holds once encoded) of a miss, a thin landing, a steady thin one and a sure one. */
+const MISSED = 0;
+const THIN = 1;
 export const STEADY = 2;
+const SURE = 3;
 
 /**
- * How likely a landing holds once encoded: sure (3), then a steady thin one (STEADY), then any
- * other thin one (1), then a miss (0). Tuned and third sets (seed 4242): a thin landing that lands
- * at both other onset phases held 113 of 116 times, one that does not 46 of 55.
+ * How likely a landing holds once encoded: sure, then a steady thin one, then any other thin one,
+ * then a miss. Tuned and third sets (seed 4242): a thin landing that lands at both other onset
+ * phases held 113 of 116 times, one that does not 46 of 55.
  */
 export function assurance(landed: Pick<Anchored, 'landing' | 'steady'> | undefined): number {
-  if (!landed || landed.landing === 'miss') return 0;
-  return landed.landing === 'sure' ? 3 : landed.steady ? 2 : 1;
+  if (!landed || landed.landing === 'miss') return MISSED;
+  return landed.landing === 'sure' ? SURE : landed.steady ? STEADY : THIN;
 }
 
 /** The landing likelier to hold (`a` when as likely). */
+export function surer<T extends Pick<Anchored, 'landing' | 'steady'>>(a: T, b: T | undefined): T;
+export function surer<T extends Pick<Anchored, 'landing' | 'steady'>>(a: T | undefined, b: T | undefined): T | undefined;
 export function surer<T extends Pick<Anchored, 'landing' | 'steady'>>(a: T | undefined, b: T | undefined): T | undefined {
   return assurance(b) > assurance(a) ? b : a;
 }
@@ -126,8 +134,9 @@ export function tailKey(runs: Run[], hit: number): string {
 
 /**
  * Of candidate plans in order of preference, the first whose clip surely lands its peak at H,
- * else of those tracked that land thinly, the one whose peak rule won by the widest margin (the
- * first in order among equals): a thinner win flips more easily in the encoded clip (held out,
+ * else of those tracked that land thinly, the widest steady one among the STEADY_THIN_CHECKS
+ * whose peak rule won by the widest margin, else the widest (steadiestThin; the first in order
+ * among equals): a thinner win flips more easily in the encoded clip (held out,
  * seeds 9001 and 31337: 607 -> 609 of 648 land, 6 gained and 4 lost; seed 4242 302 -> 303; the
  * tuned set unchanged); undefined when none lands. Each is judged on
  * the source's own beats as it plays them first (microseconds; a miss there is final) and
@@ -151,7 +160,7 @@ function firstLanding(analysis: Analysis, candidates: Iterable<Choice>, hit: num
   const thins: Thin[] = [];
   let tracked = 0;
   const tailMissed = (choice: Choice) => missedTails.size > 0 && missedTails.has(tailKey(choice.runs, hit));
-  /** The plan as a sure landing, once tracked; undefined when it is not one (a thin one is kept if it holds best). */
+  /** The plan as a sure landing, once tracked; undefined when it is not one (a thin one is kept for steadiestThin). */
   const sureLanding = ({ choice, rank }: Ranked): Landed | undefined => {
     if (++tracked > maxTracked) return undefined;
     const { landing, margin, seconds } = trackedLanding(analysis, choice.runs, hit);
@@ -203,8 +212,8 @@ export interface AnchoredOptions {
  * those with a breath before the climax when H comes late (BREATH_PEAK_CHECKS), then a few of
  * each next kind of ending in turn (H is what the caller asked for; an ending on a bar line is
  * still on a beat: a late H followed by the track's decay leaves the clip's climax too short to
- * be its peak). When none lands surely, the thin landing by the widest margin; when none
- * does, what a wider search finds (wideLanding), then the first looped lead-in that lands
+ * be its peak). When none lands surely, the thin landing firstLanding prefers (steady, then by
+ * the widest margin); when none does, what a wider search finds (wideLanding), then the first looped lead-in that lands
  * (LOOPED_PEAK_CHECKS); else the cheapest with the preferred ending.
  * Undefined when the peak leaves no lead-in or no ending at all. Plans that play any of the source
  * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger,

@@ -5,8 +5,8 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
 import { PLAN_SAMPLE_RATE, type Run, placedParts } from './plan.ts';
-import { landsAsSurely, trackedLanding } from './peak-landing.ts';
-import type { Anchored } from './anchored-edit.ts';
+import { landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
+import { type Anchored, assurance } from './anchored-edit.ts';
 import { SHORTEST_LAST_PART_SECONDS } from './after-peak.ts';
 import { shiftedRuns } from './shifted-landing.ts';
 import { anchoredAt } from './anchor-with-room.ts';
@@ -70,7 +70,8 @@ function allowedShift(runs: Run[], shift: number, peakSeconds: number, ending: A
  * A plan that lands (`landed`, its clip heard at `heardSeconds`: every landing the search makes
  * carries it) moved by up to CENTRE_MAX_SECONDS towards hearing its peak right at H, when it hears
  * it more than CENTRE_FROM_SECONDS off (and for an ending on a bar line, no further than
- * allowedShift): the moved plan when its clip lands as surely and nearer H, else `landed`.
+ * allowedShift): the moved plan when its clip lands as surely (anchored-edit.ts assurance) and
+ * nearer H, else `landed`.
  */
 export function centredLanding(analysis: Analysis, hit: number, landed: Anchored): Anchored {
   if (landed.heardSeconds === undefined) return landed;
@@ -82,6 +83,11 @@ export function centredLanding(analysis: Analysis, hit: number, landed: Anchored
   if (shift * off >= 0) return landed;
   const runs = centredRuns(before, shift, analysis.durationSeconds, landed.peakSeconds);
   if (!runs) return landed;
-  const { landing, seconds } = trackedLanding(anchoredAt(analysis, landed.peakSeconds), runs, hit);
-  return landsAsSurely(landing, landed.landing) && Math.abs(seconds - hit) < Math.abs(off) ? { ...landed, choice: { ...landed.choice, runs }, landing, heardSeconds: seconds } : landed;
+  const anchor = anchoredAt(analysis, landed.peakSeconds);
+  const { landing, seconds } = trackedLanding(anchor, runs, hit);
+  if (landing === 'miss' || Math.abs(seconds - hit) >= Math.abs(off)) return landed;
+  // A steady thin landing moved is steady only if it still lands at the other onset phases.
+  const steady = landing === 'thin' && landed.steady === true && landsAtOtherPhases(anchor, runs, hit);
+  const moved = { ...landed, choice: { ...landed.choice, runs }, landing, heardSeconds: seconds, steady };
+  return assurance(moved) >= assurance(landed) ? moved : landed;
 }

@@ -11,7 +11,7 @@ import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
 import { type BarGrid, barGrid, sameBar, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { LANDING_SECONDS, STEADINESS_SHIFTS, landsAsSurely, trackedPeakSeconds } from './peak-landing.ts';
+import { LANDING_SECONDS, STEADINESS_SHIFTS, trackedPeakSeconds } from './peak-landing.ts';
 import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, STEADY, anchoredEdit, assurance, surer } from './anchored-edit.ts';
 import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
@@ -72,16 +72,18 @@ const HEARD_ANCHOR_ROUNDS = 4;
 const HEARD_ANCHOR_CHECKS = 4;
 
 /**
- * From a plan that lands nowhere (`best`), whose clip's own analysis puts its peak at
- * `trackedPeak` (not at H): the edit anchors where that clip hears its peak (heardAnchor; never an
- * anchor in `tried`, source seconds), then where that plan's clip hears its, until a plan lands,
+ * From a plan that lands nowhere (`best`), or whose clip a quarter hop off lands nowhere
+ * (steadierThan), whose clip's own analysis puts its peak at `trackedPeak` (not at H): the edit
+ * anchors where that clip hears its peak (heardAnchor; never an anchor in `tried`, source
+ * seconds), then where that plan's clip hears its, until a plan lands,
  * no new anchor is heard, or HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
  */
 function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[], cutEndings: boolean): Anchored | undefined {
   let from = best;
   let heardPeak: number | undefined = trackedPeak;
   for (let round = 0; heardPeak !== undefined; round++) {
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak };
+    // Not checked at the other onset phases: not steady (steadierThan passes a thin plan as `best`).
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak, steady: false };
     const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, heardPeak, tried) : undefined;
     if (!heard) break;
     tried.push(heard.analysis.peakSeconds);
@@ -101,9 +103,9 @@ function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: 
 const RIVAL_ROUNDS = 3;
 
 /**
- * From a plan that lands nowhere (`best`, whose clip hears its peak at `trackedPeak`; after
- * followHeardAnchors): the same anchor again, with plans that do not play the entrance its clip
- * heard as its peak (a rise later in the run through the climax that the clip, starting where it
+ * From a plan that lands nowhere (`best`, whose clip hears its peak at `trackedPeak`, or whose
+ * clip does a quarter hop off: steadierThan; after followHeardAnchors): the same anchor again,
+ * with plans that do not play the entrance its clip heard as its peak (a rise later in the run through the climax that the clip, starting where it
  * does, hears as bigger; anchored there, it lacks the room before or after it), then without the
  * one the next plan's clip hears, for RIVAL_ROUNDS. Plans on another anchor avoid the track's own
  * peak too. The first that lands, else undefined. Held out (warzone2100-music and supertux-data,
@@ -120,7 +122,7 @@ function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: 
     // `best`'s own peak was worked out and found off H by the caller; each later plan's is worked out here.
     if (round > 0) heardPeak = trackedPeakSeconds(analysis, from.choice.runs, from.peakSeconds);
     if (heardPeak === undefined) break;
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak };
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak, steady: false };
     const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
     if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(grid, t, rival))) break;
     rivals.push(rival);
@@ -153,13 +155,15 @@ function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored,
  * its parts play a quarter hop earlier or later (peak-landing.ts STEADINESS_SHIFTS); the first
  * steady or sure landing they find, else `thin`.
  */
-function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchored, tried: () => number[]): Anchored {
-  let best = surer(thin, windowAnchorPlans(grid, duration, hit, tried())) ?? thin;
+function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchored, tried: number[]): Anchored {
+  let best = surer(thin, windowAnchorPlans(grid, duration, hit, tried));
   for (const shift of STEADINESS_SHIFTS) {
     if (assurance(best) >= STEADY) return best;
     const heard = trackedPeakSeconds(grid.analysis, thin.choice.runs, thin.peakSeconds, shift);
     if (heard === undefined || Math.abs(heard - hit) <= LANDING_SECONDS) continue;
-    best = surer(best, followHeardAnchors(grid, duration, hit, thin, heard, tried(), false) ?? withoutHeardRivals(grid, duration, hit, thin, heard, false)) ?? best;
+    // `tried` is shared: the anchors one shift's clip heard are not planned again for the other.
+    best = surer(best, followHeardAnchors(grid, duration, hit, thin, heard, tried, false));
+    if (assurance(best) < STEADY) best = surer(best, withoutHeardRivals(grid, duration, hit, thin, heard, false));
   }
   return best;
 }
@@ -214,8 +218,8 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  *
  * A thin landing that is not steady (it misses when its parts play a quarter hop earlier or
  * later: peak-landing.ts landsAtOtherPhases) is searched past for a steady or sure one first
- * (steadierThan). Of the thin landings in the tuned and third sets (seed 4242), the steady ones held
- * 113 of 116 times, the others 46 of 55. With it (`edits-all`'s draws): third set 365 -> 368 of
+ * (steadierThan; how much likelier a steady one holds: anchored-edit.ts assurance). With it
+ * (`edits-all`'s draws): third set 365 -> 368 of
  * 380 land, tuned 321 -> 322 and seed 9001 319 -> 321 of 324, the other sets as they were, none
  * lost. Recordings' plans that end thin search more: third set in process, mean 5.8-6.8 ->
  * 6.7-7.5 ms, p95 18-24 -> 25-26 ms, p50 unchanged; the demo songs' plans are all sure, unchanged.
@@ -225,7 +229,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   let { best, others } = onAnchors(grid, duration, hit);
   // afterMiss adds the anchors it hears to the list it is given: each pass starts from the anchors tried.
   const tried = () => [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)];
-  if (best?.landing === 'thin' && assurance(best) < STEADY) best = steadierThan(grid, duration, hit, best, tried);
+  if (best?.landing === 'thin' && !best.steady) best = steadierThan(grid, duration, hit, best, tried());
   if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, tried());
   if (best?.landing === 'miss') {
     const cut = onAnchors(grid, duration, hit, true, others).best;
@@ -260,7 +264,7 @@ function hitEditOnGrid(analysis: Analysis, duration: number, hit: number): Ancho
       throw err;
     }
   };
-  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => landsAsSurely(other.landing, first.landing));
+  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => assurance(other) >= assurance(first));
 }
 
 /**

@@ -27,13 +27,6 @@ export const LANDING_SECONDS = 0.025;
  */
 const SURE_MARGIN = 0.05;
 
-const LANDING_RANK: Record<Landing, number> = { miss: 0, thin: 1, sure: 2 };
-
-/** Whether `landing` is at least as sure as `than` (sure, then thin, then miss). */
-export function landsAsSurely(landing: Landing, than: Landing): boolean {
-  return LANDING_RANK[landing] >= LANDING_RANK[than];
-}
-
 /** The track's beat period in analysis frames, from its tempo. */
 function trackPeriodFrames(analysis: Analysis): number {
   return (60 * analysis.frameRate) / analysis.tempoBpm;
@@ -140,8 +133,9 @@ function placedAsEdit(runs: Run[], durationSeconds: number, anchorSeconds: numbe
 
 /**
  * The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames,
- * rival reading); with `shiftPhases`, as if every part played the source that many onset phases
- * (ONSET_PHASE_SAMPLES) later.
+ * rival reading); with `shiftPhases`, as if every part started that many onset phases
+ * (ONSET_PHASE_SAMPLES) later in the source, at the same clip time (placedParts' parts are new
+ * objects each call: moving them moves nothing else).
  */
 function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number, shiftPhases = 0): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
@@ -277,8 +271,8 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   return tracked;
 }
 
-/** The onset phases a thin landing is checked again at: a quarter hop earlier and later. */
-export const STEADINESS_SHIFTS = [-1, 1];
+/** The shifts (in onset phases, ONSET_PHASE_SAMPLES each) a thin landing is checked again at: a quarter hop either way. */
+export const STEADINESS_SHIFTS: readonly number[] = [-1, 1];
 
 /**
  * Whether a clip that lands still lands with every part played a quarter hop (ONSET_PHASE_SAMPLES,

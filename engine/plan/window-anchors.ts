@@ -129,14 +129,13 @@ function onWindows(grid: BarGrid, duration: number, hit: number, anchors: Window
  * none lands.
  */
 export function windowAnchorPlans(grid: BarGrid, duration: number, hit: number, tried: number[]): Anchored | undefined {
-  const anchors = windowAnchors(grid, duration, hit);
-  return anchors.length === 0 ? undefined : onWindowAnchors(grid, duration, hit, anchors, tried);
+  return onWindowAnchors(grid, duration, hit, windowAnchors(grid, duration, hit), tried);
 }
 
 /**
  * The deepest search, for an edit no other plan lands: the window anchors' plans (their lead-ins
- * and endings on beats), then their plain windows; the first that surely lands, else the first
- * thin landing (an anchor's plan before a window); undefined when none lands.
+ * and endings on beats), then their plain windows; the first that surely lands, else the thin
+ * landing onWindowAnchors prefers, else the first thin window; undefined when none lands.
  */
 export function windowSearch(grid: BarGrid, duration: number, hit: number, tried: number[]): Anchored | undefined {
   const anchors = windowAnchors(grid, duration, hit);
