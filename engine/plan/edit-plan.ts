@@ -162,8 +162,8 @@ function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchor
     const heard = trackedPeakSeconds(grid.analysis, thin.choice.runs, thin.peakSeconds, shift);
     if (heard === undefined || Math.abs(heard - hit) <= LANDING_SECONDS) continue;
     // `tried` is shared: the anchors one shift's clip heard are not planned again for the other.
-    best = surer(best, followHeardAnchors(grid, duration, hit, thin, heard, tried, false));
-    if (assurance(best) < STEADY) best = surer(best, withoutHeardRivals(grid, duration, hit, thin, heard, false));
+    // The heard rivals only when no heard anchor lands at all, as after a miss (afterMiss).
+    best = surer(best, followHeardAnchors(grid, duration, hit, thin, heard, tried, false) ?? withoutHeardRivals(grid, duration, hit, thin, heard, false));
   }
   return best;
 }
@@ -221,8 +221,9 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * (steadierThan; how much likelier a steady one holds: anchored-edit.ts assurance). With it
  * (`edits-all`'s draws): third set 365 -> 368 of
  * 380 land, tuned 321 -> 322 and seed 9001 319 -> 321 of 324, the other sets as they were, none
- * lost. Recordings' plans that end thin search more: third set in process, mean 5.8-6.8 ->
- * 6.7-7.5 ms, p95 18-24 -> 25-26 ms, p50 unchanged; the demo songs' plans are all sure, unchanged.
+ * lost. Recordings' plans that end thin search more: third set in process (medians of 3 runs
+ * alternated), mean 5.6 -> 7.0 ms, p95 19 -> 25 ms, p50 2.8 -> 3.0 ms; the demo songs' plans are
+ * all sure, unchanged.
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
