@@ -213,8 +213,8 @@ export interface AnchoredOptions {
  * each next kind of ending in turn (H is what the caller asked for; an ending on a bar line is
  * still on a beat: a late H followed by the track's decay leaves the clip's climax too short to
  * be its peak). When none lands surely, the thin landing firstLanding prefers (steady, then by
- * the widest margin); when none does, what a wider search finds (wideLanding), then the first looped lead-in that lands
- * (LOOPED_PEAK_CHECKS); else the cheapest with the preferred ending.
+ * the widest margin); when none does, what a wider search finds (wideLanding), then the first
+ * looped lead-in that lands (LOOPED_PEAK_CHECKS); else the cheapest with the preferred ending.
  * Undefined when the peak leaves no lead-in or no ending at all. Plans that play any of the source
  * times `avoid` are not checked (another anchor's plans that replay the track's own, bigger,
  * peak); plans `without` some (an entrance a missed plan's clip heard as its peak) pair only the

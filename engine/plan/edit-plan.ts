@@ -75,8 +75,8 @@ const HEARD_ANCHOR_CHECKS = 4;
  * From a plan that lands nowhere (`best`), or whose clip a quarter hop off lands nowhere
  * (steadierThan), whose clip's own analysis puts its peak at `trackedPeak` (not at H): the edit
  * anchors where that clip hears its peak (heardAnchor; never an anchor in `tried`, source
- * seconds), then where that plan's clip hears its, until a plan lands,
- * no new anchor is heard, or HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
+ * seconds), then where that plan's clip hears its, until a plan lands, no new anchor is heard, or
+ * HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
  */
 function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[], cutEndings: boolean): Anchored | undefined {
   let from = best;
@@ -105,9 +105,10 @@ const RIVAL_ROUNDS = 3;
 /**
  * From a plan that lands nowhere (`best`, whose clip hears its peak at `trackedPeak`, or whose
  * clip does a quarter hop off: steadierThan; after followHeardAnchors): the same anchor again,
- * with plans that do not play the entrance its clip heard as its peak (a rise later in the run through the climax that the clip, starting where it
- * does, hears as bigger; anchored there, it lacks the room before or after it), then without the
- * one the next plan's clip hears, for RIVAL_ROUNDS. Plans on another anchor avoid the track's own
+ * with plans that do not play the entrance its clip heard as its peak (a rise later in the run
+ * through the climax that the clip, starting where it does, hears as bigger; anchored there, it
+ * lacks the room before or after it), then without the one the next plan's clip hears, for
+ * RIVAL_ROUNDS. Plans on another anchor avoid the track's own
  * peak too. The first that lands, else undefined. Held out (warzone2100-music and supertux-data,
  * 69 pieces, 4 edits each, seed 4242): 266 -> 268 of 276 land; the tuned recordings' draws unchanged.
  */
@@ -171,8 +172,7 @@ function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchor
 /**
  * The track's peak, then other entrances in turn (anchor-with-room.ts): the first plan that surely
  * lands, else the first steady thin landing (anchored-edit.ts assurance), else the first that
- * lands (the track's own peak's thin landing first), else the plan on
- * the track's peak that missed (on another anchor when that one could not be planned at all); and
+ * lands (the track's own peak's thin landing first), else the plan on the track's peak that missed (on another anchor when that one could not be planned at all); and
  * the other anchors tried (none when the track's peak surely lands; `known` when already worked
  * out). With `cutEndings`, plans only with the ending cut mid-beat (after-peak.ts cutEndingKinds).
  */
@@ -219,9 +219,8 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * A thin landing that is not steady (it misses when its parts play a quarter hop earlier or
  * later: peak-landing.ts landsAtOtherPhases) is searched past for a steady or sure one first
  * (steadierThan; how much likelier a steady one holds: anchored-edit.ts assurance). With it
- * (`edits-all`'s draws): third set 365 -> 368 of
- * 380 land, tuned 321 -> 322 and seed 9001 319 -> 321 of 324, the other sets as they were, none
- * lost. Recordings' plans that end thin search more: third set in process (medians of 3 runs
+ * (`edits-all`'s draws): third set 365 -> 368 of 380 land, tuned 321 -> 322 and seed 9001
+ * 319 -> 321 of 324, the other sets as they were, none lost. Recordings' plans that end thin search more: third set in process (medians of 3 runs
  * alternated), mean 5.6 -> 7.0 ms, p95 19 -> 25 ms, p50 2.8 -> 3.0 ms; the demo songs' plans are
  * all sure, unchanged.
  */
