@@ -117,21 +117,34 @@ function barsOn(beats: Int32Array, spec: Spectrogram): { barFrames: Int32Array; 
 /** A piece whose tracked beats are on one grid already. */
 const NO_GRID = { beats: new Int32Array(0), barFrames: new Int32Array(0), sections: new Int32Array(0), features: new Float32Array(0) };
 
-export function analysePcm(pcm: Pcm): Analysis {
-  const { mono, sampleRate } = analysisSignal(pcm);
-  const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
-  const spec = spectrogram(mono, sampleRate);
+/** The rhythm steps every analysis of a spectrogram takes: flux, onsets, beat period (frames), beats (frames), and the peak beat (index into beats, -1 without). */
+function rhythmOf(spec: Spectrogram) {
   const flux = spectralFlux(spec.logBands, spec.bands, spec.frames);
   const onset = onsetOfFlux(flux);
   const period = tempoPeriodFrames(onset, spec.frameRate);
   const beats = beatFrames(onset, period);
+  return { flux, onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
+}
+
+/** Where the analysis of `pcm` (analysePcm) puts its peak, seconds, by its rhythm steps alone (no chroma, phases, bars or loudness: about a fifth of the time). */
+export function peakSecondsOfPcm(pcm: Pcm): number {
+  const { mono, sampleRate } = analysisSignal(pcm);
+  const spec = spectrogram(mono, sampleRate, false);
+  const { beats, peak } = rhythmOf(spec);
+  return peak >= 0 ? frameSeconds(beats[peak], spec.frameRate) : pcm.channels[0].length / pcm.sampleRate / 2;
+}
+
+export function analysePcm(pcm: Pcm): Analysis {
+  const { mono, sampleRate } = analysisSignal(pcm);
+  const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
+  const spec = spectrogram(mono, sampleRate);
+  const { flux, onset, period, beats, peak } = rhythmOf(spec);
   const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
   const bars = barsOn(beats, spec);
   const gridBeats = onOneGrid(beats, onset, period);
   const grid = gridBeats === beats ? NO_GRID : { beats: gridBeats, ...barsOn(gridBeats, spec) };
-  const peak = peakBeat(beats, spec.rms, spec.frameRate);
   const loudnessDb = loudnessDbfs(spec.rms);
   const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);
   return {
