@@ -1,4 +1,4 @@
-// A clip: plan it (segment, edit or loop), then make its audio. Where the source allows, the
+// A clip: plan it (segment, edit or loop; a thin edit listened to first: listened-plan.ts), then make its audio. Where the source allows, the
 // inside of each part is copied from the source's own frames and only the clip's edges and its
 // joins are re-encoded (engine/mp3/splice.ts); otherwise the plan is rendered and encoded whole.
 import type { Analysis } from './analysis/analyse.ts';
@@ -7,7 +7,7 @@ import type { FrameIndex } from './mp3/frame-index.ts';
 import { openRangeDecoder } from './mp3/decode.ts';
 import { spliceClip, type SplicePart } from './mp3/splice.ts';
 import { CLIP_SAMPLE_RATE } from './clip-pcm.ts';
-import { planClip } from './plan/plan-clip.ts';
+import { listenedPlan } from './listened-plan.ts';
 import type { ClipPlan, ClipRequest } from './plan/plan.ts';
 import { renderPlanPcm, renderPlanRange, type PlanSource } from './render-plan.ts';
 
@@ -26,9 +26,9 @@ function spliceable(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined
 }
 
 export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
-  const plan = planClip(analysis, request);
   const source: PlanSource = { bytes: mp3, index, decoder: await openRangeDecoder() };
   try {
+    const plan = await listenedPlan(analysis, request, async () => source);
     const parts = options.allowSplice === false ? undefined : spliceable(plan, index);
     if (parts) {
       const spliced = await spliceClip(mp3, index, parts, plan.samples, (from, to) => renderPlanRange(source, plan, from, to));

@@ -5,12 +5,12 @@ import { threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { LRUCache } from 'lru-cache';
 import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
-import { decodeAll } from './mp3/decode.ts';
+import { decodeAll, openRangeDecoder, type RangeDecoder } from './mp3/decode.ts';
 import { analysePcm, type Analysis } from './analysis/analyse.ts';
 import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
 import { makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
-import { planClip } from './plan/plan-clip.ts';
+import { listenedPlan } from './listened-plan.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 import { warmPlans } from './warm-up.ts';
 
@@ -33,6 +33,9 @@ export interface PlanTask extends AnalysisOfTrack {
   mode?: ClipMode;
   durationSeconds: number;
   hitPointSeconds?: number;
+  /** The track's audio (bytes, or a file of the store): read only when a thin edit is listened to (listened-plan.ts). */
+  mp3?: Uint8Array;
+  path?: string;
 }
 
 /** A batch of warming plans (warm-up.ts) on one track: requests `first` .. `first + count - 1`. */
@@ -47,10 +50,8 @@ export interface WarmValue {
   planned: number;
 }
 
-export interface ClipTask extends PlanTask {
-  mp3?: Uint8Array;
-  path?: string;
-}
+/** A clip task carries the track's audio: it is always read. */
+export type ClipTask = PlanTask & ({ mp3: Uint8Array } | { path: string });
 
 export interface ClipValue {
   mp3: Uint8Array;
@@ -131,10 +132,20 @@ export function clip(task: ClipTask) {
   });
 }
 
-/** The plan a clip task would follow, without making the clip (POST /clip-plan). */
+/** The plan a clip task would follow, without making the clip (POST /clip-plan): a thin edit is listened to as the clip's would be. */
 export function plan(task: PlanTask) {
   return settle(async () => {
-    return { value: planClip(analysisOf(task), clipRequestOf(task)), buffers: [] };
+    let decoder: RangeDecoder | undefined;
+    const openSource = async () => {
+      const { bytes, index } = await source(task);
+      decoder = await openRangeDecoder();
+      return { bytes, index, decoder };
+    };
+    try {
+      return { value: await listenedPlan(analysisOf(task), clipRequestOf(task), openSource), buffers: [] };
+    } finally {
+      decoder?.close();
+    }
   });
 }
 

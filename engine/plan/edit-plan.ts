@@ -11,7 +11,7 @@ import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
 import { type BarGrid, barGrid, sameBar, seamCost } from './bar-grid.ts';
 import { endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { LANDING_SECONDS, STEADINESS_SHIFTS, trackedPeakSeconds } from './peak-landing.ts';
+import { type HeardClip, LANDING_SECONDS, STEADINESS_SHIFTS, trackedPeakSeconds, withHeardClips } from './peak-landing.ts';
 import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
 import { type Anchored, STEADY, anchoredEdit, assurance, surer } from './anchored-edit.ts';
 import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
@@ -280,10 +280,12 @@ function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
   return onGridEnding(analysis, plain(analysis), (choice) => choice, plain, () => true);
 }
 
-export function editPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
+/** The edit's plan; with `heard`, the clips of plans already rendered and heard off H are known as misses (peak-landing.ts withHeardClips). */
+export function editPlan(analysis: Analysis, request: ClipRequest, heard: readonly HeardClip[] = []): ClipPlan {
   const duration = request.durationSeconds;
-  if (request.hitPointSeconds !== undefined) {
-    const { choice, peakSeconds, landing } = hitEditOnGrid(analysis, duration, request.hitPointSeconds);
+  const hit = request.hitPointSeconds;
+  if (hit !== undefined) {
+    const { choice, peakSeconds, landing } = withHeardClips(heard, () => hitEditOnGrid(analysis, duration, hit));
     return planOf(request, choice.runs, peakSeconds, choice.ending, landing);
   }
   const choice = freeEditOnGrid(analysis, duration);

@@ -8,7 +8,7 @@
 // phased-layout.ts), their tempo estimated and beat-tracked as the analysis does, then the peak
 // rule and its margin over the next best entrance.
 import type { Analysis } from '../analysis/analyse.ts';
-import { type FrameLevels, type PeakChoice, peakChoice } from '../analysis/peak.ts';
+import { type FrameLevels, type PeakChoice, WINDOW_BEATS, peakChoice } from '../analysis/peak.ts';
 import { beatFrames, beatFramesAndRival, firstAtOrAfter, phaseRivalAt } from '../analysis/beats.ts';
 import { autocorrelationByFft, type TempoEstimate, tempoEstimate, tempoPeriodFrames } from '../analysis/tempo.ts';
 import { ONSET_PHASE_SAMPLES, frameAtSeconds, frameSeconds, framesOfSeconds } from '../analysis/frames.ts';
@@ -236,12 +236,93 @@ export interface TrackedLanding {
 const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity, seconds: NaN };
 
 /**
+ * A plan whose clip was rendered and analysed (engine/listened-plan.ts): its runs, the hit point
+ * it was made for, and where that clip's own analysis heard its peak (clip seconds).
+ */
+export interface HeardClip {
+  runs: Run[];
+  hitSeconds: number;
+  heardSeconds: number;
+}
+
+/**
+ * Runs within this much of a heard clip's, each start and length, play what it played: the plan
+ * the clip was made from places its parts up to 10 ms earlier at joins and up to half an MP3 frame
+ * (13 ms) off (plan.ts placedParts), and a centred landing moves them up to 15 ms more.
+ */
+const HEARD_RUNS_TOLERANCE_SECONDS = 0.05;
+
+// The clips heard for the plan being made (withHeardClips); none outside it.
+let heardClips: readonly HeardClip[] = [];
+
+/**
+ * `plan()` with the checks told where these clips were heard (heardPeakOf). A plan is made
+ * synchronously, so the list holds for exactly that one call.
+ */
+export function withHeardClips<T>(heard: readonly HeardClip[], plan: () => T): T {
+  const outer = heardClips;
+  heardClips = heard;
+  try {
+    return plan();
+  } finally {
+    heardClips = outer;
+  }
+}
+
+/**
+ * What `runs` play in clip seconds [from, to): [clip start, source start, length] of each
+ * stretch, runs that go on where the one before stopped as one (a plan's parts join them).
+ */
+function stretchesBetween(runs: Run[], from: number, to: number): number[][] {
+  const stretches: number[][] = [];
+  let clipStart = 0;
+  for (const run of runs) {
+    const a = Math.max(from, clipStart), b = Math.min(to, clipStart + run.length);
+    // Slivers at the window's edges (a run ending just inside it) are left out: they hold no beat.
+    if (b - a > HEARD_RUNS_TOLERANCE_SECONDS) {
+      const source = run.sourceStart + a - clipStart;
+      const last = stretches[stretches.length - 1];
+      const goesOn = last && Math.abs(last[0] + last[2] - a) < 1e-6 && Math.abs(last[1] + last[2] - source) < 1e-6;
+      if (goesOn) last[2] += b - a;
+      else stretches.push([a, source, b - a]);
+    }
+    clipStart += run.length;
+  }
+  return stretches;
+}
+
+/**
+ * Whether `runs` play what a heard clip played from the peak rule's window (WINDOW_BEATS at the
+ * track's tempo) before the earlier of H and its heard peak to the window after the later: both
+ * beats' rises are then the same, and the clip is heard alike whatever plays further off (a late
+ * H's plans that differ only in where their long lead-in starts: a third-set edit's five plans
+ * all heard the same entrance 1.4 s after H).
+ */
+function playsAsHeard(analysis: Analysis, runs: Run[], clip: HeardClip): boolean {
+  const window = (WINDOW_BEATS * 60) / analysis.tempoBpm;
+  const from = Math.min(clip.hitSeconds, clip.heardSeconds) - window;
+  const to = Math.max(clip.hitSeconds, clip.heardSeconds) + window;
+  const mine = stretchesBetween(runs, from, to), heard = stretchesBetween(clip.runs, from, to);
+  return mine.length === heard.length && mine.every((stretch, i) => stretch.every((x, k) => Math.abs(x - heard[i][k]) <= HEARD_RUNS_TOLERANCE_SECONDS));
+}
+
+/**
+ * Where the clip of `runs` would be heard to put its peak (clip seconds), when a heard clip
+ * (withHeardClips) played the same around H and its peak (playsAsHeard); else undefined.
+ */
+function heardPeakOf(analysis: Analysis, runs: Run[]): number | undefined {
+  return heardClips.find((clip) => playsAsHeard(analysis, runs, clip))?.heardSeconds;
+}
+
+/**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
- * ms, not 1.
+ * ms, not 1. A clip heard off H when rendered (withHeardClips) is a miss at every phase.
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0): TrackedLanding {
+  const heard = heardPeakOf(analysis, runs);
+  if (heard !== undefined && Math.abs(heard - hitSeconds) > LANDING_SECONDS) return MISSED;
   const rate = analysis.frameRate;
   const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds, shiftPhases);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
@@ -286,9 +367,12 @@ export function landsAtOtherPhases(analysis: Analysis, runs: Run[], hitSeconds: 
 
 /**
  * Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when
- * it tracks no beat. The plan's anchor is the part that plays `anchorSeconds` (its peak).
+ * it tracks no beat. The plan's anchor is the part that plays `anchorSeconds` (its peak). A clip
+ * heard when rendered (withHeardClips) is where it was heard (the searches after a miss start there).
  */
 export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds, shiftPhases = 0): number | undefined {
+  const heard = shiftPhases === 0 ? heardPeakOf(analysis, runs) : undefined;
+  if (heard !== undefined) return heard;
   const rate = analysis.frameRate;
   const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs, anchorSeconds, shiftPhases);
   const { beat, seconds } = peakOn(beatFrames(onset, periodFrames), levels, rate);

@@ -5,10 +5,12 @@ import { segmentPlan } from './segment-plan.ts';
 import { editPlan } from './edit-plan.ts';
 import { loopPlan } from './loop-plan.ts';
 import { checkDurationAvailable } from '../segment.ts';
+import type { HeardClip } from './peak-landing.ts';
 
-export function planClip(analysis: Analysis, request: ClipRequest): ClipPlan {
+/** `heard`: clips of an edit's earlier plans, rendered and heard off H (engine/listened-plan.ts). */
+export function planClip(analysis: Analysis, request: ClipRequest, heard: readonly HeardClip[] = []): ClipPlan {
   checkDurationAvailable(analysis, request.durationSeconds);
-  if (request.mode === 'edit') return editPlan(analysis, request);
+  if (request.mode === 'edit') return editPlan(analysis, request, heard);
   if (request.mode === 'loop') return loopPlan(analysis, request);
   return segmentPlan(analysis, request);
 }

@@ -150,8 +150,9 @@ const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_p
   ending: { type: 'string', enum: ['track_end', 'bar_line', 'cut'] },
   hit_point_landing: {
     type: ['string', 'null'], enum: ['sure', 'thin', 'miss', null],
-    description: 'An edit with a hit point: where the plan\'s check foresees the clip\'s own peak. `sure`: at H by a clear margin; `thin`: at H by a small one; '
-      + '`miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout). null for any other clip.',
+    description: 'An edit with a hit point: where the plan\'s check foresees the clip\'s own peak. `sure`: at H by a clear margin; `thin`: at H by a small one, '
+      + 'and the rendered clip, analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level '
+      + 'throughout, or a thin plan whose rendered clips all heard it off H). null for any other clip.',
   },
 }, 'The plan a download with the same body follows.');
 

@@ -1,5 +1,6 @@
 // POST /clip-plan: the plan a /download-track body would follow (parts, peak, ending), free. The
-// engine works it out from the stored analysis without touching audio; identical requests are
+// engine works it out from the stored analysis, reading the audio only for a thin edit it listens
+// to (engine/listened-plan.ts), as the download does; identical requests are
 // answered from memory (a plan, like a clip, is deterministic for the track's audio).
 //
 // A plan only reads, so it is an `answer` (Endpoint.answer, as search is): for a key this process
@@ -12,6 +13,7 @@ import type { TrackLookup } from '../tracks.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { planJson } from '../../engine/plan/plan.ts';
 import { clipKey } from '../clip-cache.ts';
+import { storePath } from '../../catalog/store.ts';
 import { engineFailure, prepareDownload, type DownloadRequest } from './download-track.ts';
 
 const MAX_PLANS = 10_000;
@@ -23,7 +25,7 @@ interface PlanRequest {
   key: string;
 }
 
-export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool }): Endpoint {
+export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; storeDir: string }): Endpoint {
   const plans = new LRUCache<string, string>({ max: MAX_PLANS });
   return {
     name: '/clip-plan',
@@ -44,7 +46,8 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
       const { track, mode, hitPointSeconds } = request;
       let body: string;
       try {
-        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds });
+        const path = storePath(deps.storeDir, track.audio_sha256, 'audio');
+        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, path, mode, durationSeconds, hitPointSeconds });
         body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
       } catch (err) {
         throw engineFailure(err);
