@@ -22,7 +22,7 @@ import { renderPlanPcm, type PlanSource } from './render-plan.ts';
 const LISTENED_PLANS = 3;
 
 /** Where the clip `plan` makes from `source` hears its peak, clip seconds. */
-async function heardPeakSeconds(source: PlanSource, plan: ClipPlan): Promise<number> {
+export async function heardPeakSeconds(source: PlanSource, plan: ClipPlan): Promise<number> {
   const channels = await renderPlanPcm(source, plan);
   return peakSecondsOfPcm({ sampleRate: CLIP_SAMPLE_RATE, channels });
 }
