@@ -1,30 +1,28 @@
-// An edit whose check foresees its peak at H only thinly is listened to before it is made: its
-// plan is rendered and analysed as the caller's decoder and analysis will (the peak alone:
-// analyse.ts peakSecondsOfPcm), and where that clip hears its peak off H, the edit is planned
-// again knowing it (peak-landing.ts withHeardClips), up to LISTENED_PLANS plans. The check lays
-// the clip out from the source's envelopes at the nearest of four onset phases and models each
-// join's onset; the rendered clip has the exact ones, and a thin landing is where the difference
-// decides (third held-out set, 380 edits: the rendered clip's verdict matched the encoded clip's
-// on 378; the check's thin landings held 88 of 94).
+// An edit whose check foresees its peak at H only thinly is listened to before it is sent: its
+// clip is made, decoded and analysed as the caller's decoder and analysis will (the peak alone:
+// analyse.ts peakSecondsOfPcm), and where it hears its peak off H, the edit is planned again
+// knowing it (peak-landing.ts withHeardClips), up to LISTENED_PLANS plans. The check lays the
+// clip out from the source's envelopes at the nearest of four onset phases and models each
+// join's onset; the clip has the exact ones, and a thin landing is where the difference decides
+// (third held-out set, 380 edits: the check's thin landings held 88 of 94).
 import type { Analysis } from './analysis/analyse.ts';
 import { peakSecondsOfPcm } from './analysis/analyse.ts';
-import { CLIP_SAMPLE_RATE } from './clip-pcm.ts';
+import { decodeAll } from './mp3/decode.ts';
+import { indexFrames } from './mp3/frame-index.ts';
 import { type HeardClip, LANDING_SECONDS } from './plan/peak-landing.ts';
 import { planClip } from './plan/plan-clip.ts';
 import { type ClipPlan, type ClipRequest, PLAN_SAMPLE_RATE, type Run } from './plan/plan.ts';
-import { renderPlanPcm, type PlanSource } from './render-plan.ts';
 
 /**
- * Plans of one edit rendered and heard, at most: each costs the clip's decode and a rhythm
- * analysis (~75 ms for 30 s on the 2-core machine), and most thin landings that miss land on
- * the first plan made knowing it.
+ * Plans of one edit made and heard, at most: each costs the clip's decode and a rhythm analysis
+ * (~75 ms for 30 s on the 2-core machine), and most thin landings that miss land on the first
+ * or second plan made knowing it.
  */
 const LISTENED_PLANS = 3;
 
-/** Where the clip `plan` makes from `source` hears its peak, clip seconds. */
-export async function heardPeakSeconds(source: PlanSource, plan: ClipPlan): Promise<number> {
-  const channels = await renderPlanPcm(source, plan);
-  return peakSecondsOfPcm({ sampleRate: CLIP_SAMPLE_RATE, channels });
+/** Where the analysis of the clip `mp3` hears its peak, clip seconds. */
+export async function heardPeakSeconds(mp3: Uint8Array): Promise<number> {
+  return peakSecondsOfPcm(await decodeAll(mp3, indexFrames(mp3)));
 }
 
 /** A plan's parts as the runs (seconds) the edit's search makes. */
@@ -35,24 +33,22 @@ export function runsOfPlan(plan: ClipPlan): Run[] {
 const samePlan = (a: ClipPlan, b: ClipPlan) => a.parts.length === b.parts.length && a.parts.every((part, i) => part.sourceStart === b.parts[i].sourceStart && part.length === b.parts[i].length);
 
 /**
- * The request's plan (plan-clip.ts); for an edit with H whose landing is thin, the track's audio
- * opened (`openSource`) and the first of up to
- * LISTENED_PLANS plans whose rendered clip hears its peak within LANDING_SECONDS of H, each planned
- * knowing the clips heard before it. When none does (or the next plan is one already heard, or
- * the check sees none landing), the one heard nearest H, its landing `miss`: that is where its
- * clip puts the peak.
+ * The request's plan (plan-clip.ts); for an edit with H whose landing is thin, the first of up to
+ * LISTENED_PLANS plans whose clip `hear` hears its peak (clip seconds) within LANDING_SECONDS of
+ * H, each planned knowing the clips heard before it. When none does (or the next plan is one
+ * already heard, or the check sees none landing), the one heard nearest H, its landing `miss`:
+ * that is where its clip puts the peak. Plans are returned as planned (a listened one is the
+ * object `hear` was given), so a caller can keep the clip it made for it.
  */
-export async function listenedPlan(analysis: Analysis, request: ClipRequest, openSource: () => Promise<PlanSource>): Promise<ClipPlan> {
+export async function listenedPlan(analysis: Analysis, request: ClipRequest, hear: (plan: ClipPlan) => Promise<number>): Promise<ClipPlan> {
   let plan = planClip(analysis, request);
   const hit = request.hitPointSeconds;
   if (hit === undefined || plan.hitPointLanding !== 'thin') return plan;
-  // Only now: most plans are never listened to, and need no audio.
-  const source = await openSource();
   const heard: HeardClip[] = [];
   const tried: ClipPlan[] = [];
   let nearest: { plan: ClipPlan; offSeconds: number } | undefined;
   for (;;) {
-    const heardSeconds = await heardPeakSeconds(source, plan);
+    const heardSeconds = await hear(plan);
     const offSeconds = Math.abs(heardSeconds - hit);
     if (offSeconds <= LANDING_SECONDS) return plan;
     heard.push({ runs: runsOfPlan(plan), hitSeconds: hit, heardSeconds });
@@ -63,5 +59,6 @@ export async function listenedPlan(analysis: Analysis, request: ClipRequest, ope
     if (next.hitPointLanding === 'miss' || tried.some((old) => samePlan(old, next))) break;
     plan = next;
   }
-  return { ...nearest.plan, hitPointLanding: 'miss' };
+  nearest.plan.hitPointLanding = 'miss';
+  return nearest.plan;
 }

@@ -8,9 +8,9 @@ import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
 import { decodeAll, openRangeDecoder, type RangeDecoder } from './mp3/decode.ts';
 import { analysePcm, type Analysis } from './analysis/analyse.ts';
 import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
-import { makeClip } from './clip.ts';
+import { clipAudio, makeClip } from './clip.ts';
 import { isEngineError } from './errors.ts';
-import { listenedPlan } from './listened-plan.ts';
+import { heardPeakSeconds, listenedPlan } from './listened-plan.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 import { warmPlans } from './warm-up.ts';
 
@@ -132,17 +132,20 @@ export function clip(task: ClipTask) {
   });
 }
 
-/** The plan a clip task would follow, without making the clip (POST /clip-plan): a thin edit is listened to as the clip's would be. */
+/**
+ * The plan a clip task would follow, without sending the clip (POST /clip-plan): a thin edit's
+ * clip is made and heard as the clip task's would be (listened-plan.ts), so the plan is the same.
+ */
 export function plan(task: PlanTask) {
   return settle(async () => {
     let decoder: RangeDecoder | undefined;
-    const openSource = async () => {
+    const hear = async (planned: ClipPlan) => {
       const { bytes, index } = await source(task);
-      decoder = await openRangeDecoder();
-      return { bytes, index, decoder };
+      decoder ??= await openRangeDecoder();
+      return heardPeakSeconds((await clipAudio({ bytes, index, decoder }, planned)).mp3);
     };
     try {
-      return { value: await listenedPlan(analysisOf(task), clipRequestOf(task), openSource), buffers: [] };
+      return { value: await listenedPlan(analysisOf(task), clipRequestOf(task), hear), buffers: [] };
     } finally {
       decoder?.close();
     }

@@ -151,8 +151,8 @@ const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_p
   hit_point_landing: {
     type: ['string', 'null'], enum: ['sure', 'thin', 'miss', null],
     description: 'An edit with a hit point: where the plan\'s check foresees the clip\'s own peak. `sure`: at H by a clear margin; `thin`: at H by a small one, '
-      + 'and the rendered clip, analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level '
-      + 'throughout, or a thin plan whose rendered clips all heard it off H). null for any other clip.',
+      + 'and the clip, decoded and analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level '
+      + 'throughout, or a thin plan whose clips all heard it off H). null for any other clip.',
   },
 }, 'The plan a download with the same body follows.');
 

@@ -1,6 +1,6 @@
 // POST /clip-plan: the plan a /download-track body would follow (parts, peak, ending), free. The
-// engine works it out from the stored analysis, reading the audio only for a thin edit it listens
-// to (engine/listened-plan.ts), as the download does; identical requests are
+// engine works it out from the stored analysis, reading the audio only for a thin edit, whose clip
+// it makes and hears as the download does (engine/listened-plan.ts); identical requests are
 // answered from memory (a plan, like a clip, is deterministic for the track's audio).
 //
 // A plan only reads, so it is an `answer` (Endpoint.answer, as search is): for a key this process

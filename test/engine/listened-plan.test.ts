@@ -1,7 +1,7 @@
-// A thin edit listened to before it is made (engine/listened-plan.ts): a plan whose rendered clip
-// was heard off H is judged by what was heard (peak-landing.ts withHeardClips), so the edit takes
-// another; only for that one call. A plan the check lands surely is not listened to (its audio is
-// never opened). The rhythm steps alone find the analysis's own peak (analyse.ts peakSecondsOfPcm).
+// A thin edit heard before it is sent (engine/listened-plan.ts): a plan whose clip was heard off H
+// is judged by what was heard (peak-landing.ts withHeardClips), so the edit takes another; only
+// for that one call. A plan the check lands surely is not heard. The rhythm steps alone find the
+// analysis's own peak (analyse.ts peakSecondsOfPcm).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm, peakSecondsOfPcm } from '../../engine/analysis/analyse.ts';
@@ -39,8 +39,8 @@ test('a plan whose clip was heard 2 s off H is not made again: the edit plays ot
   assert.deepEqual(planClip(analysis, REQUEST), first, 'without what was heard, the first plan again');
 });
 
-test('a sure edit, a segment and a loop are not listened to: their audio is never opened', async () => {
-  const noAudio = async (): Promise<never> => assert.fail('the audio was opened');
+test('a sure edit, a segment and a loop are not heard before they are sent', async () => {
+  const noAudio = async (): Promise<never> => assert.fail('the clip was heard');
   for (const request of [REQUEST, { mode: 'segment', durationSeconds: 20 }, { mode: 'loop', durationSeconds: 20 }] as ClipRequest[]) {
     const plan = planClip(analysis, request);
     if (request.mode === 'edit') assert.equal(plan.hitPointLanding, 'sure');
