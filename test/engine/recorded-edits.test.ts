@@ -6,6 +6,8 @@
 // within 25 ms of H. Skips when a package or ffmpeg is absent (the suite must pass without).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
@@ -15,6 +17,7 @@ import { makeClip } from '../../engine/clip.ts';
 import { type ClipPlan, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { barGrid } from '../../engine/plan/bar-grid.ts';
 import { planClip } from '../../engine/plan/plan-clip.ts';
+import { createEnginePool } from '../../engine/pool.ts';
 import { decodePiece, hasTool, heldOutFiles, soundtrackFiles } from '../support/soundtracks.ts';
 import { decodeMp3 } from '../support/audio.ts';
 import { joinNovelties, withinNovelty } from '../support/join-novelty.ts';
@@ -189,6 +192,26 @@ test('thin edits whose clips hear their peak off H: listened to, planned again, 
     assert.equal(first.hitPointLanding, 'thin', `${what}: the first plan's landing`);
     assert.notDeepEqual(plan.parts, first.parts, `${what}: the clip is not the first plan's`);
   }));
+
+test('a thin edit heard and planned again: POST /clip-plan\'s engine task returns the plan its clip follows', { skip }, async () => {
+  const { piece, duration, hit } = LISTENED_EDITS[0];
+  const pcm = decodePiece(file(piece)!)!;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-listened-'));
+  const pool = createEnginePool({ threads: 1 });
+  try {
+    const track = path.join(dir, 'track.mp3');
+    fs.writeFileSync(track, await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]));
+    const { bytes } = await pool.analyse({ path: track });
+    const request = { analysis: bytes, path: track, mode: 'edit' as const, durationSeconds: duration, hitPointSeconds: hit };
+    const plan = await pool.plan(request);
+    const clip = await pool.clip(request);
+    assert.deepEqual(plan, clip.plan);
+    assert.equal(plan.hitPointLanding, 'thin');
+  } finally {
+    await pool.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test('edits whose plans on the track\'s peak and other entrances all miss: anchored where the clip hears its peak, the peak lands at H', { skip }, (t) => assertEditsLand(t, HEARD_ANCHOR_EDITS));
 
