@@ -6,7 +6,7 @@ import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
-import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, TaskResult, WarmValue } from './worker.ts';
+import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, PlanValue, TaskResult, WarmValue } from './worker.ts';
 import type { ClipPlan } from './plan/plan.ts';
 
 export interface EnginePoolOptions {
@@ -22,7 +22,7 @@ export interface EnginePool {
   analyse(task: AnalyseTask): Promise<{ analysis: Analysis; bytes: Uint8Array }>;
   clip(task: ClipTask): Promise<ClipValue>;
   /** The plan the same clip task would follow (cheap: no audio is decoded). */
-  plan(task: PlanTask): Promise<ClipPlan>;
+  plan(task: PlanTask): Promise<PlanValue>;
   /**
    * Warms every thread's plan code on one track's analysis (warm-up.ts): about `plansPerThread`
    * plans each, in batches, a round of one batch per thread at a time. Resolves with the plans
@@ -92,7 +92,10 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       const value = await run<ClipValue>('clip', task, transferable(task.mp3));
       return { ...value, mp3: asBytes(value.mp3) };
     },
-    plan: (task) => run<ClipPlan>('plan', task),
+    async plan(task) {
+      const value = await run<PlanValue>('plan', task);
+      return value.clip ? { ...value, clip: { ...value.clip, mp3: asBytes(value.clip.mp3) } } : value;
+    },
     async warm({ analysis, analysisKey, plansPerThread }) {
       const planned = new Map<number, number>();
       let first = 0;

@@ -132,20 +132,33 @@ export function clip(task: ClipTask) {
   });
 }
 
+/** A plan task's result: the plan, and its clip when the task made it to hear it (a thin edit: listened-plan.ts). */
+export interface PlanValue {
+  plan: ClipPlan;
+  /** What the clip task with the same request makes: a download of it need not make it again. */
+  clip?: ClipValue;
+}
+
 /**
- * The plan a clip task would follow, without sending the clip (POST /clip-plan): a thin edit's
- * clip is made and heard as the clip task's would be (listened-plan.ts), so the plan is the same.
+ * The plan a clip task would follow (POST /clip-plan): a thin edit's clip is made and heard as
+ * the clip task's would be (listened-plan.ts), so the plan is the same, and that clip comes back too.
  */
 export function plan(task: PlanTask) {
   return settle(async () => {
     let decoder: RangeDecoder | undefined;
+    const made = new Map<ClipPlan, Pick<ClipValue, 'mp3' | 'method'>>();
     const hear = async (planned: ClipPlan) => {
       const { bytes, index } = await source(task);
       decoder ??= await openRangeDecoder();
-      return heardPeakSeconds((await clipAudio({ bytes, index, decoder }, planned)).mp3);
+      const audio = await clipAudio({ bytes, index, decoder }, planned);
+      made.set(planned, audio);
+      return heardPeakSeconds(audio.mp3);
     };
     try {
-      return { value: await listenedPlan(analysisOf(task), clipRequestOf(task), hear), buffers: [] };
+      const planned = await listenedPlan(analysisOf(task), clipRequestOf(task), hear);
+      const audio = made.get(planned);
+      const value: PlanValue = { plan: planned, clip: audio && { ...audio, plan: planned, samples: planned.samples } };
+      return { value, buffers: audio ? [audio.mp3.buffer] : [] };
     } finally {
       decoder?.close();
     }

@@ -12,7 +12,7 @@ import { jsonTextReply } from '../http/reply.ts';
 import type { TrackLookup } from '../tracks.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { planJson } from '../../engine/plan/plan.ts';
-import { clipKey } from '../clip-cache.ts';
+import { type ClipCache, clipKey } from '../clip-cache.ts';
 import { storePath } from '../../catalog/store.ts';
 import { engineFailure, prepareDownload, type DownloadRequest } from './download-track.ts';
 
@@ -25,7 +25,7 @@ interface PlanRequest {
   key: string;
 }
 
-export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; storeDir: string }): Endpoint {
+export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; clips: ClipCache; storeDir: string }): Endpoint {
   const plans = new LRUCache<string, string>({ max: MAX_PLANS });
   return {
     name: '/clip-plan',
@@ -47,7 +47,9 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
       let body: string;
       try {
         const path = storePath(deps.storeDir, track.audio_sha256, 'audio');
-        const plan = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, path, mode, durationSeconds, hitPointSeconds });
+        const { plan, clip } = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, path, mode, durationSeconds, hitPointSeconds });
+        // A thin edit's clip, made to hear it: the download of this body sends it as it is.
+        if (clip) deps.clips.offer(clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds), clip);
         body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
       } catch (err) {
         throw engineFailure(err);

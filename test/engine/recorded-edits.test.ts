@@ -193,7 +193,7 @@ test('thin edits whose clips hear their peak off H: listened to, planned again, 
     assert.notDeepEqual(plan.parts, first.parts, `${what}: the clip is not the first plan's`);
   }));
 
-test('a thin edit heard and planned again: POST /clip-plan\'s engine task returns the plan its clip follows', { skip }, async () => {
+test('a thin edit heard and planned again: POST /clip-plan\'s engine task returns the plan the clip task\'s clip follows, and that clip', { skip }, async () => {
   const { piece, duration, hit } = LISTENED_EDITS[0];
   const pcm = decodePiece(file(piece)!)!;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-listened-'));
@@ -203,10 +203,12 @@ test('a thin edit heard and planned again: POST /clip-plan\'s engine task return
     fs.writeFileSync(track, await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]));
     const { bytes } = await pool.analyse({ path: track });
     const request = { analysis: bytes, path: track, mode: 'edit' as const, durationSeconds: duration, hitPointSeconds: hit };
-    const plan = await pool.plan(request);
+    const { plan, clip: heard } = await pool.plan(request);
     const clip = await pool.clip(request);
     assert.deepEqual(plan, clip.plan);
     assert.equal(plan.hitPointLanding, 'thin');
+    assert.ok(heard, 'the plan task returns the clip it heard');
+    assert.deepEqual(heard.mp3, clip.mp3, 'that clip is the clip task\'s');
   } finally {
     await pool.close();
     fs.rmSync(dir, { recursive: true, force: true });
