@@ -520,7 +520,7 @@ export interface components {
             /** @enum {string} */
             ending: "track_end" | "bar_line" | "cut";
             /**
-             * @description An edit with a hit point: where the plan's check foresees the clip's own peak. `sure`: at H by a clear margin; `thin`: at H by a small one; `miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout). null for any other clip.
+             * @description An edit with a hit point: where the plan's check foresees the clip's own peak. `sure`: at H by a clear margin; `thin`: at H by a small one, and the clip, decoded and analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout, or a thin plan whose clips all heard it off H). null for any other clip.
              * @enum {string|null}
              */
             hit_point_landing: "sure" | "thin" | "miss" | null;
