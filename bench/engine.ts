@@ -140,7 +140,7 @@ export async function benchEngine(): Promise<string> {
     lines.push(`the same with ${IDLE_GAP_MS} ms idle before each clip (the decoder reset in the gap): segment p50 ${segmentAfterIdle.toFixed(1)} ms, edit p50 ${editAfterIdle.toFixed(1)} ms`);
     lines.push(`edit 30 s with H in-process mean ${edit.meanMs.toFixed(1)} ms, p50 ${edit.p50Ms.toFixed(1)} ms (${parts.toFixed(1)} parts on average; ${(edit.p50Ms / songSegment.p50Ms).toFixed(1)}x the segment clip; target <= 100 ms)`);
     lines.push(`loop 16-20 s in-process     mean ${loop.meanMs.toFixed(1)} ms, p50 ${loop.p50Ms.toFixed(1)} ms`);
-    lines.push(`plan of an edit 30 s with H mean ${plan.meanMs.toFixed(2)} ms, p50 ${plan.p50Ms.toFixed(2)} ms (what POST /clip-plan computes on a cache miss)`);
+    lines.push(`plan of an edit 30 s with H mean ${plan.meanMs.toFixed(2)} ms, p50 ${plan.p50Ms.toFixed(2)} ms (what POST /clip-plan computes on a cache miss for a plan the check lands surely; a thin one's clip is made and heard too)`);
     const hearing = t('hearing a 30 s edit');
     lines.push(`hearing a 30 s edit         mean ${hearing.meanMs.toFixed(1)} ms, p50 ${hearing.p50Ms.toFixed(1)} ms (its clip decoded and its peak found by the rhythm steps: added for each plan heard of an edit whose landing is thin, and on POST /clip-plan the clip's making too; none on the demo songs, whose plans land surely)`);
     // Warmed on another demo song: a catalog's music, whose edits take the plan's search paths

@@ -26,8 +26,11 @@ function spliceable(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined
   return index.sampleRate === CLIP_SAMPLE_RATE ? plan.parts : undefined;
 }
 
-/** The clip's MP3 for `plan`: where the source allows, spliced (its frames copied, edges and joins re-encoded); else rendered and encoded whole. */
-export async function clipAudio(source: PlanSource, plan: ClipPlan, allowSplice = true): Promise<Pick<Clip, 'mp3' | 'method'>> {
+/** A clip's MP3, and how it was made: spliced (edges and joins re-encoded, the rest copied) or encoded whole. */
+export type ClipAudio = Pick<Clip, 'mp3' | 'method'>;
+
+/** The clip's MP3 for `plan`: where the source allows, spliced; else rendered and encoded whole. */
+export async function clipAudio(source: PlanSource, plan: ClipPlan, allowSplice = true): Promise<ClipAudio> {
   const parts = allowSplice ? spliceable(plan, source.index) : undefined;
   if (parts) {
     const spliced = await spliceClip(source.bytes, source.index, parts, plan.samples, (from, to) => renderPlanRange(source, plan, from, to));
@@ -37,14 +40,28 @@ export async function clipAudio(source: PlanSource, plan: ClipPlan, allowSplice 
   return { mp3: await encodeGaplessMp3(left, right), method: 'encode' };
 }
 
+/**
+ * The request's plan, a thin edit's heard before it is taken (listened-plan.ts) on clips made
+ * from the source `openSource` gives (asked for only then), and the clip made to hear the plan
+ * taken, when it was heard: the clip to send.
+ */
+export async function heardPlan(analysis: Analysis, request: ClipRequest, openSource: () => Promise<PlanSource>, allowSplice = true): Promise<{ plan: ClipPlan; audio?: ClipAudio }> {
+  const made = new Map<ClipPlan, ClipAudio>();
+  const hear = async (plan: ClipPlan) => {
+    const audio = await clipAudio(await openSource(), plan, allowSplice);
+    made.set(plan, audio);
+    return heardPeakSeconds(audio.mp3);
+  };
+  const plan = await listenedPlan(analysis, request, hear);
+  return { plan, audio: made.get(plan) };
+}
+
 export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
   const source: PlanSource = { bytes: mp3, index, decoder: await openRangeDecoder() };
+  const allowSplice = options.allowSplice !== false;
   try {
-    // The clips made while listening (listened-plan.ts), by plan: the one sent is not made twice.
-    const made = new Map<ClipPlan, Pick<Clip, 'mp3' | 'method'>>();
-    const audioOf = async (plan: ClipPlan) => made.get(plan) ?? made.set(plan, await clipAudio(source, plan, options.allowSplice !== false)).get(plan)!;
-    const plan = await listenedPlan(analysis, request, async (heard) => heardPeakSeconds((await audioOf(heard)).mp3));
-    const { mp3: clip, method } = await audioOf(plan);
+    const { plan, audio } = await heardPlan(analysis, request, async () => source, allowSplice);
+    const { mp3: clip, method } = audio ?? (await clipAudio(source, plan, allowSplice));
     return { mp3: clip, plan, samples: plan.samples, method };
   } finally {
     source.decoder.close();

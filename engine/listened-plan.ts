@@ -9,25 +9,21 @@ import type { Analysis } from './analysis/analyse.ts';
 import { peakSecondsOfPcm } from './analysis/analyse.ts';
 import { decodeAll } from './mp3/decode.ts';
 import { indexFrames } from './mp3/frame-index.ts';
-import { type HeardClip, LANDING_SECONDS } from './plan/peak-landing.ts';
+import { type HeardClip, LANDING_SECONDS, heardClip } from './plan/peak-landing.ts';
 import { planClip } from './plan/plan-clip.ts';
-import { type ClipPlan, type ClipRequest, PLAN_SAMPLE_RATE, type Run } from './plan/plan.ts';
+import type { ClipPlan, ClipRequest } from './plan/plan.ts';
 
 /**
  * Plans of one edit made and heard, at most: each costs the clip's decode and a rhythm analysis
- * (~75 ms for 30 s on the 2-core machine), and most thin landings that miss land on the first
- * or second plan made knowing it.
+ * (`npm run bench -- engine`: ~100 ms for 30 s on the 2-core machine), and each after the first
+ * its plan and its clip's making too; most thin landings that miss land on the first or second
+ * plan made knowing it.
  */
 const LISTENED_PLANS = 3;
 
 /** Where the analysis of the clip `mp3` hears its peak, clip seconds. */
 export async function heardPeakSeconds(mp3: Uint8Array): Promise<number> {
   return peakSecondsOfPcm(await decodeAll(mp3, indexFrames(mp3)));
-}
-
-/** A plan's parts as the runs (seconds) the edit's search makes. */
-export function runsOfPlan(plan: ClipPlan): Run[] {
-  return plan.parts.map((part) => ({ sourceStart: part.sourceStart / PLAN_SAMPLE_RATE, length: part.length / PLAN_SAMPLE_RATE }));
 }
 
 const samePlan = (a: ClipPlan, b: ClipPlan) => a.parts.length === b.parts.length && a.parts.every((part, i) => part.sourceStart === b.parts[i].sourceStart && part.length === b.parts[i].length);
@@ -51,7 +47,7 @@ export async function listenedPlan(analysis: Analysis, request: ClipRequest, hea
     const heardSeconds = await hear(plan);
     const offSeconds = Math.abs(heardSeconds - hit);
     if (offSeconds <= LANDING_SECONDS) return plan;
-    heard.push({ runs: runsOfPlan(plan), hitSeconds: hit, heardSeconds });
+    heard.push(heardClip(analysis, plan.runs, hit, heardSeconds));
     tried.push(plan);
     if (!nearest || offSeconds < nearest.offSeconds) nearest = { plan, offSeconds };
     if (tried.length === LISTENED_PLANS) break;

@@ -7,7 +7,6 @@ import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
 import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, PlanValue, TaskResult, WarmValue } from './worker.ts';
-import type { ClipPlan } from './plan/plan.ts';
 
 export interface EnginePoolOptions {
   /** Worker threads; default: the CPU count (audio work is CPU-bound, more threads only contend). */
@@ -21,7 +20,7 @@ export interface EnginePoolOptions {
 export interface EnginePool {
   analyse(task: AnalyseTask): Promise<{ analysis: Analysis; bytes: Uint8Array }>;
   clip(task: ClipTask): Promise<ClipValue>;
-  /** The plan the same clip task would follow (cheap: no audio is decoded). */
+  /** The plan the same clip task would follow: no audio is read unless the plan is a thin edit's, whose clip is made and heard, and returned too (worker.ts plan). */
   plan(task: PlanTask): Promise<PlanValue>;
   /**
    * Warms every thread's plan code on one track's analysis (warm-up.ts): about `plansPerThread`

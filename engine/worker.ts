@@ -5,12 +5,12 @@ import { threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { LRUCache } from 'lru-cache';
 import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
-import { decodeAll, openRangeDecoder, type RangeDecoder } from './mp3/decode.ts';
+import { decodeAll, openRangeDecoder } from './mp3/decode.ts';
 import { analysePcm, type Analysis } from './analysis/analyse.ts';
 import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
-import { clipAudio, makeClip } from './clip.ts';
+import { heardPlan, makeClip } from './clip.ts';
+import type { PlanSource } from './render-plan.ts';
 import { isEngineError } from './errors.ts';
-import { heardPeakSeconds, listenedPlan } from './listened-plan.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 import { warmPlans } from './warm-up.ts';
 
@@ -145,22 +145,15 @@ export interface PlanValue {
  */
 export function plan(task: PlanTask) {
   return settle(async () => {
-    let decoder: RangeDecoder | undefined;
-    const made = new Map<ClipPlan, Pick<ClipValue, 'mp3' | 'method'>>();
-    const hear = async (planned: ClipPlan) => {
-      const { bytes, index } = await source(task);
-      decoder ??= await openRangeDecoder();
-      const audio = await clipAudio({ bytes, index, decoder }, planned);
-      made.set(planned, audio);
-      return heardPeakSeconds(audio.mp3);
-    };
+    let opened: PlanSource | undefined;
+    // Read and opened once, at the first clip heard (most plans hear none).
+    const openSource = async () => (opened ??= { ...(await source(task)), decoder: await openRangeDecoder() });
     try {
-      const planned = await listenedPlan(analysisOf(task), clipRequestOf(task), hear);
-      const audio = made.get(planned);
+      const { plan: planned, audio } = await heardPlan(analysisOf(task), clipRequestOf(task), openSource);
       const value: PlanValue = { plan: planned, clip: audio && { ...audio, plan: planned, samples: planned.samples } };
       return { value, buffers: audio ? [audio.mp3.buffer] : [] };
     } finally {
-      decoder?.close();
+      opened?.decoder.close();
     }
   });
 }

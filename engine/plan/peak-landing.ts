@@ -236,21 +236,31 @@ export interface TrackedLanding {
 const MISSED: TrackedLanding = { landing: 'miss', margin: -Infinity, seconds: NaN };
 
 /**
- * A plan whose clip was rendered and analysed (engine/listened-plan.ts): its runs, the hit point
- * it was made for, and where that clip's own analysis heard its peak (clip seconds).
+ * A plan whose clip was heard (engine/listened-plan.ts): its runs, and where that clip's own
+ * analysis heard its peak, and the stretch of the clip around H and that peak its peak rule
+ * compared (playsAsHeard), clip seconds.
  */
 export interface HeardClip {
   runs: Run[];
-  hitSeconds: number;
   heardSeconds: number;
+  from: number;
+  to: number;
+}
+
+/** A heard clip of `runs` (the plan's own: ClipPlan.runs) for an edit with H, heard to put its peak at `heardSeconds`. */
+export function heardClip(analysis: Analysis, runs: Run[], hitSeconds: number, heardSeconds: number): HeardClip {
+  const window = (WINDOW_BEATS * 60) / analysis.tempoBpm;
+  return { runs, heardSeconds, from: Math.min(hitSeconds, heardSeconds) - window, to: Math.max(hitSeconds, heardSeconds) + window };
 }
 
 /**
- * Runs within this much of a heard clip's, each start and length, play what it played: the plan
- * the clip was made from places its parts up to 10 ms earlier at joins and up to half an MP3 frame
- * (13 ms) off (plan.ts placedParts), and a centred landing moves them up to 15 ms more.
+ * Runs within this much of a heard clip's, each start and length, play what it played: a
+ * centred landing moves a plan's runs up to 15 ms (centred-landing.ts), while a missed plan moved
+ * by what its clip's peak misses H by (shifted-landing.ts) moves them 25 ms or more.
  */
-const HEARD_RUNS_TOLERANCE_SECONDS = 0.05;
+const HEARD_RUNS_TOLERANCE_SECONDS = 0.02;
+/** Runs that meet this close (a plan's bar times worked out two ways) play on as one. */
+const CONTIGUOUS_SECONDS = 0.001;
 
 // The clips heard for the plan being made (withHeardClips); none outside it.
 let heardClips: readonly HeardClip[] = [];
@@ -271,7 +281,7 @@ export function withHeardClips<T>(heard: readonly HeardClip[], plan: () => T): T
 
 /**
  * What `runs` play in clip seconds [from, to): [clip start, source start, length] of each
- * stretch, runs that go on where the one before stopped as one (a plan's parts join them).
+ * stretch, runs that go on where the one before stopped as one.
  */
 function stretchesBetween(runs: Run[], from: number, to: number): number[][] {
   const stretches: number[][] = [];
@@ -282,7 +292,7 @@ function stretchesBetween(runs: Run[], from: number, to: number): number[][] {
     if (b - a > HEARD_RUNS_TOLERANCE_SECONDS) {
       const source = run.sourceStart + a - clipStart;
       const last = stretches[stretches.length - 1];
-      const goesOn = last && Math.abs(last[0] + last[2] - a) < 1e-6 && Math.abs(last[1] + last[2] - source) < 1e-6;
+      const goesOn = last && Math.abs(last[0] + last[2] - a) < CONTIGUOUS_SECONDS && Math.abs(last[1] + last[2] - source) < CONTIGUOUS_SECONDS;
       if (goesOn) last[2] += b - a;
       else stretches.push([a, source, b - a]);
     }
@@ -292,26 +302,20 @@ function stretchesBetween(runs: Run[], from: number, to: number): number[][] {
 }
 
 /**
- * Whether `runs` play what a heard clip played from the peak rule's window (WINDOW_BEATS at the
- * track's tempo) before the earlier of H and its heard peak to the window after the later: both
- * beats' rises are then the same, and the clip is heard alike whatever plays further off (a late
- * H's plans that differ only in where their long lead-in starts: a third-set edit's five plans
- * all heard the same entrance 1.4 s after H).
+ * Whether `runs` play what a heard clip played from the peak rule's window (WINDOW_BEATS) before
+ * the earlier of H and its heard peak to the window after the later: both beats' rises are then
+ * the same, and the clip is heard alike whatever plays further off (a late H's plans that differ
+ * only in where their long lead-in starts: a third-set edit's five plans all heard the same
+ * entrance 1.4 s after H).
  */
-function playsAsHeard(analysis: Analysis, runs: Run[], clip: HeardClip): boolean {
-  const window = (WINDOW_BEATS * 60) / analysis.tempoBpm;
-  const from = Math.min(clip.hitSeconds, clip.heardSeconds) - window;
-  const to = Math.max(clip.hitSeconds, clip.heardSeconds) + window;
-  const mine = stretchesBetween(runs, from, to), heard = stretchesBetween(clip.runs, from, to);
+function playsAsHeard(runs: Run[], clip: HeardClip): boolean {
+  const mine = stretchesBetween(runs, clip.from, clip.to), heard = stretchesBetween(clip.runs, clip.from, clip.to);
   return mine.length === heard.length && mine.every((stretch, i) => stretch.every((x, k) => Math.abs(x - heard[i][k]) <= HEARD_RUNS_TOLERANCE_SECONDS));
 }
 
-/**
- * Where the clip of `runs` would be heard to put its peak (clip seconds), when a heard clip
- * (withHeardClips) played the same around H and its peak (playsAsHeard); else undefined.
- */
-function heardPeakOf(analysis: Analysis, runs: Run[]): number | undefined {
-  return heardClips.find((clip) => playsAsHeard(analysis, runs, clip))?.heardSeconds;
+/** Where the clip of `runs` would be heard to put its peak (clip seconds), when a heard clip (withHeardClips) played the same around H and its peak; else undefined. */
+function heardPeakOf(runs: Run[]): number | undefined {
+  return heardClips.find((clip) => playsAsHeard(runs, clip))?.heardSeconds;
 }
 
 /**
@@ -321,7 +325,7 @@ function heardPeakOf(analysis: Analysis, runs: Run[]): number | undefined {
  * ms, not 1. A clip heard off H when rendered (withHeardClips) is a miss at every phase.
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0): TrackedLanding {
-  const heard = heardPeakOf(analysis, runs);
+  const heard = heardPeakOf(runs);
   if (heard !== undefined && Math.abs(heard - hitSeconds) > LANDING_SECONDS) return MISSED;
   const rate = analysis.frameRate;
   const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds, shiftPhases);
@@ -371,7 +375,7 @@ export function landsAtOtherPhases(analysis: Analysis, runs: Run[], hitSeconds: 
  * heard when rendered (withHeardClips) is where it was heard (the searches after a miss start there).
  */
 export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds, shiftPhases = 0): number | undefined {
-  const heard = shiftPhases === 0 ? heardPeakOf(analysis, runs) : undefined;
+  const heard = shiftPhases === 0 ? heardPeakOf(runs) : undefined;
   if (heard !== undefined) return heard;
   const rate = analysis.frameRate;
   const { levels, onset, periodFrames } = clipEnvelopes(analysis, runs, anchorSeconds, shiftPhases);

@@ -43,6 +43,8 @@ export interface ClipPlan {
   ending: Ending;
   /** An edit with a hit point: where its check foresees the clip's peak (Landing); null for any other plan. */
   hitPointLanding: Landing | null;
+  /** The runs the parts were placed from (seconds): what the edit's search made, before the parts' joins and frames moved them. */
+  runs: Run[];
 }
 
 /** A part as the builders make it, in seconds of source and of clip. */
@@ -118,6 +120,7 @@ export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, e
     peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
     ending,
     hitPointLanding,
+    runs,
   };
 }
 
