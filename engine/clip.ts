@@ -40,12 +40,17 @@ export async function clipAudio(source: PlanSource, plan: ClipPlan, allowSplice 
   return { mp3: await encodeGaplessMp3(left, right), method: 'encode' };
 }
 
+/** The clip of `plan` made as `audio`. */
+function clipOf(plan: ClipPlan, audio: ClipAudio): Clip {
+  return { ...audio, plan, samples: plan.samples };
+}
+
 /**
  * The request's plan, a thin edit's heard before it is taken (listened-plan.ts) on clips made
  * from the source `openSource` gives (asked for only then), and the clip made to hear the plan
  * taken, when it was heard: the clip to send.
  */
-export async function heardPlan(analysis: Analysis, request: ClipRequest, openSource: () => Promise<PlanSource>, allowSplice = true): Promise<{ plan: ClipPlan; audio?: ClipAudio }> {
+export async function heardPlan(analysis: Analysis, request: ClipRequest, openSource: () => Promise<PlanSource>, allowSplice = true): Promise<{ plan: ClipPlan; clip?: Clip }> {
   const made = new Map<ClipPlan, ClipAudio>();
   const hear = async (plan: ClipPlan) => {
     const audio = await clipAudio(await openSource(), plan, allowSplice);
@@ -53,16 +58,16 @@ export async function heardPlan(analysis: Analysis, request: ClipRequest, openSo
     return heardPeakSeconds(audio.mp3);
   };
   const plan = await listenedPlan(analysis, request, hear);
-  return { plan, audio: made.get(plan) };
+  const audio = made.get(plan);
+  return { plan, clip: audio && clipOf(plan, audio) };
 }
 
 export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
   const source: PlanSource = { bytes: mp3, index, decoder: await openRangeDecoder() };
   const allowSplice = options.allowSplice !== false;
   try {
-    const { plan, audio } = await heardPlan(analysis, request, async () => source, allowSplice);
-    const { mp3: clip, method } = audio ?? (await clipAudio(source, plan, allowSplice));
-    return { mp3: clip, plan, samples: plan.samples, method };
+    const { plan, clip } = await heardPlan(analysis, request, async () => source, allowSplice);
+    return clip ?? clipOf(plan, await clipAudio(source, plan, allowSplice));
   } finally {
     source.decoder.close();
   }

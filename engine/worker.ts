@@ -149,9 +149,8 @@ export function plan(task: PlanTask) {
     // Read and opened once, at the first clip heard (most plans hear none).
     const openSource = async () => (opened ??= { ...(await source(task)), decoder: await openRangeDecoder() });
     try {
-      const { plan: planned, audio } = await heardPlan(analysisOf(task), clipRequestOf(task), openSource);
-      const value: PlanValue = { plan: planned, clip: audio && { ...audio, plan: planned, samples: planned.samples } };
-      return { value, buffers: audio ? [audio.mp3.buffer] : [] };
+      const value: PlanValue = await heardPlan(analysisOf(task), clipRequestOf(task), openSource);
+      return { value, buffers: value.clip ? [value.clip.mp3.buffer] : [] };
     } finally {
       opened?.decoder.close();
     }

@@ -126,12 +126,17 @@ function rhythmOf(spec: Spectrogram) {
   return { flux, onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
 }
 
+/** The peak beat's time (rhythmOf), seconds; the middle of the track when it has no beats. */
+function peakSecondsOf(beats: Int32Array, peak: number, frameRate: number, durationSeconds: number): number {
+  return peak >= 0 ? frameSeconds(beats[peak], frameRate) : durationSeconds / 2;
+}
+
 /** Where the analysis of `pcm` (analysePcm) puts its peak, seconds, by its rhythm steps alone (no chroma, phases, bars or loudness: about a fifth of the time). */
 export function peakSecondsOfPcm(pcm: Pcm): number {
   const { mono, sampleRate } = analysisSignal(pcm);
   const spec = spectrogram(mono, sampleRate, false);
   const { beats, peak } = rhythmOf(spec);
-  return peak >= 0 ? frameSeconds(beats[peak], spec.frameRate) : pcm.channels[0].length / pcm.sampleRate / 2;
+  return peakSecondsOf(beats, peak, spec.frameRate, pcm.channels[0].length / pcm.sampleRate);
 }
 
 export function analysePcm(pcm: Pcm): Analysis {
@@ -158,7 +163,7 @@ export function analysePcm(pcm: Pcm): Analysis {
     key: musicalKey(pitchClassProfile(mono, sampleRate)),
     energyLevel: energyLevel(loudnessDb, onsetRatePerSecond(onset, spec.frameRate), tempoBpm),
     loudnessDb: Math.round(loudnessDb * 10) / 10,
-    peakSeconds: peak >= 0 ? frameToSeconds(beats[peak]) : durationSeconds / 2,
+    peakSeconds: peakSecondsOf(beats, peak, spec.frameRate, durationSeconds),
     rms: spec.rms,
     onset,
     ...phasesOf(mono, sampleRate, flux),

@@ -172,7 +172,8 @@ function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchor
 /**
  * The track's peak, then other entrances in turn (anchor-with-room.ts): the first plan that surely
  * lands, else the first steady thin landing (anchored-edit.ts assurance), else the first that
- * lands (the track's own peak's thin landing first), else the plan on the track's peak that missed (on another anchor when that one could not be planned at all); and
+ * lands (the track's own peak's thin landing first), else the plan on the track's peak that
+ * missed (on another anchor when that one could not be planned at all); and
  * the other anchors tried (none when the track's peak surely lands; `known` when already worked
  * out). With `cutEndings`, plans only with the ending cut mid-beat (after-peak.ts cutEndingKinds).
  */
@@ -220,9 +221,9 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * later: peak-landing.ts landsAtOtherPhases) is searched past for a steady or sure one first
  * (steadierThan; how much likelier a steady one holds: anchored-edit.ts assurance). With it
  * (`edits-all`'s draws): third set 365 -> 368 of 380 land, tuned 321 -> 322 and seed 9001
- * 319 -> 321 of 324, the other sets as they were, none lost. Recordings' plans that end thin search more: third set in process (medians of 3 runs
- * alternated), mean 5.6 -> 7.0 ms, p95 19 -> 25 ms, p50 2.8 -> 3.0 ms; the demo songs' plans are
- * all sure, unchanged.
+ * 319 -> 321 of 324, the other sets as they were, none lost. Recordings' plans that end thin
+ * search more: third set in process (medians of 3 runs alternated), mean 5.6 -> 7.0 ms, p95
+ * 19 -> 25 ms, p50 2.8 -> 3.0 ms; the demo songs' plans are all sure, unchanged.
  */
 function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   const grid = barGrid(analysis);
@@ -280,7 +281,7 @@ function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
   return onGridEnding(analysis, plain(analysis), (choice) => choice, plain, () => true);
 }
 
-/** The edit's plan; with `heard`, the clips of plans already rendered and heard off H are known as misses (peak-landing.ts withHeardClips). */
+/** The edit's plan; with `heard`, the clips of plans already made and heard off H are known as misses (peak-landing.ts withHeardClips). */
 export function editPlan(analysis: Analysis, request: ClipRequest, heard: readonly HeardClip[] = []): ClipPlan {
   const duration = request.durationSeconds;
   const hit = request.hitPointSeconds;

@@ -322,7 +322,7 @@ function heardPeakOf(runs: Run[]): number | undefined {
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
- * ms, not 1. A clip heard off H when rendered (withHeardClips) is a miss at every phase.
+ * ms, not 1. A clip made and heard off H (withHeardClips) is a miss at every phase.
  */
 export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0): TrackedLanding {
   const heard = heardPeakOf(runs);
@@ -372,7 +372,7 @@ export function landsAtOtherPhases(analysis: Analysis, runs: Run[], hitSeconds: 
 /**
  * Where the clip's own analysis puts its peak, in seconds of the clip (about 1 ms); undefined when
  * it tracks no beat. The plan's anchor is the part that plays `anchorSeconds` (its peak). A clip
- * heard when rendered (withHeardClips) is where it was heard (the searches after a miss start there).
+ * made and heard (withHeardClips) is where it was heard (the searches after a miss start there).
  */
 export function trackedPeakSeconds(analysis: Analysis, runs: Run[], anchorSeconds = analysis.peakSeconds, shiftPhases = 0): number | undefined {
   const heard = shiftPhases === 0 ? heardPeakOf(runs) : undefined;

@@ -7,7 +7,7 @@ import { loopPlan } from './loop-plan.ts';
 import { checkDurationAvailable } from '../segment.ts';
 import type { HeardClip } from './peak-landing.ts';
 
-/** `heard`: clips of an edit's earlier plans, rendered and heard off H (engine/listened-plan.ts). */
+/** `heard`: clips of an edit's earlier plans, made and heard off H (engine/listened-plan.ts). */
 export function planClip(analysis: Analysis, request: ClipRequest, heard: readonly HeardClip[] = []): ClipPlan {
   checkDurationAvailable(analysis, request.durationSeconds);
   if (request.mode === 'edit') return editPlan(analysis, request, heard);
