@@ -158,8 +158,8 @@ function masterLoud(channels: Float32Array[], drive: number): void {
  * With BENCH_MUSIC=held-out, the music no rule was tuned on instead (warzone2100-music and
  * supertux-data: 69 pieces of 60 s or more; test/support/soundtracks.ts heldOutFiles); with
  * BENCH_MUSIC=fresh, the second held-out set (neverball-data, xmoto-data and hedgewars-data: 38
- * pieces; freshFiles); BENCH_MUSIC=third and fourth, the third and fourth (thirdFiles,
- * fourthFiles).
+ * pieces; freshFiles); BENCH_MUSIC=third, fourth and fifth, the third, fourth and fifth
+ * (thirdFiles, fourthFiles, fifthFiles).
  */
 export async function benchEditsAll(): Promise<string> {
   const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];

@@ -93,6 +93,13 @@ const THIRD_EXTENSIONS = ['.ogg', '.mp3'];
 const FOURTH_DIRS = ['/usr/share/games/pingus/data/music'];
 
 /**
+ * A fifth held-out set (2026-12-02, forty-third session), never tuned on: the music of
+ * wesnoth-1.16-music (orchestral, much of it in song form with percussion) and freedroidrpg-data
+ * (electronic and ambient), Ogg. Not among the other sets.
+ */
+const FIFTH_DIRS = ['/usr/share/games/wesnoth/1.16/data/core/music', '/usr/share/freedroidrpg/data/sound/music'];
+
+/**
  * The folder `archive`'s Ogg files are unpacked into (flat: the two archives hold no two of the
  * same name), unpacked on first use into a folder of its own, then renamed into place (a bench
  * run alongside finds either the whole folder or none); undefined when the archive, unzip, or an
@@ -148,6 +155,11 @@ export function fourthFiles(): string[] {
   return musicIn(FOURTH_DIRS, MUSIC_EXTENSIONS);
 }
 
+/** The fifth held-out set installed (FIFTH_DIRS). */
+export function fifthFiles(): string[] {
+  return musicIn(FIFTH_DIRS, HELD_OUT_EXTENSIONS);
+}
+
 /** Each set a bench can measure (BENCH_MUSIC), by name: `tuned` is the one the rules were tuned on. */
 const BENCH_SETS: Record<string, () => string[]> = {
   tuned: soundtrackFiles,
@@ -155,6 +167,7 @@ const BENCH_SETS: Record<string, () => string[]> = {
   fresh: freshFiles,
   third: thirdFiles,
   fourth: fourthFiles,
+  fifth: fifthFiles,
 };
 
 /** The music a bench measures: the set BENCH_MUSIC names (BENCH_SETS), `tuned` by default. */
