@@ -23,6 +23,7 @@ import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/
 import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
 import { endsOnBeat } from '../test/support/edit-ending.ts';
 import { machineLine } from './machine.ts';
+import { editRow, type EditRow } from './edit-rows.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const EDITS_PER_TRACK = 6;
@@ -62,7 +63,7 @@ const HIT_DRAWS: Record<string, HitDraw> = {
 };
 
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
-async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK, drawHit = HIT_DRAWS.whole) {
+async function editTrack(name: string, pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK, drawHit = HIT_DRAWS.whole) {
   const mp3 = await encodeGaplessMp3(pcmLeft, pcmRight);
   const index = indexFrames(mp3);
   const analysis = analysePcm(await decodeAll(mp3, index));
@@ -76,12 +77,17 @@ async function editTrack(pcmLeft: Float32Array, pcmRight: Float32Array, beats: (
     } catch (err) {
       if (!isEngineError(err)) throw err;
       tally.refused++;
+      editRow({ name, duration, hit, refused: true });
       continue;
     }
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
-    if (decoded.channels[0].length === Math.round(duration * PLAN_SAMPLE_RATE)) tally.exact++;
-    if (Math.abs(analysePcm(decoded).peakSeconds - hit) <= LANDING_SECONDS) tally.landed++;
-    if (endsOnBeat(clip.plan, beats(analysis))) tally.onBeat++;
+    const exact = decoded.channels[0].length === Math.round(duration * PLAN_SAMPLE_RATE);
+    const heardPeak = analysePcm(decoded).peakSeconds;
+    const onBeat = endsOnBeat(clip.plan, beats(analysis));
+    if (exact) tally.exact++;
+    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) tally.landed++;
+    if (onBeat) tally.onBeat++;
+    editRow({ name, duration, hit, heardPeak, exact, onBeat, plan: clip.plan, beats: beats(analysis) } satisfies EditRow);
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
     const seamLimit = barGrid(analysis).seamLimit;
     for (const novelty of joinNovelties(analysis, clip.plan.parts)) {
@@ -105,14 +111,14 @@ export async function benchEdits(): Promise<string> {
     const mix = renderTrack(design);
     const beatSeconds = design.barSeconds / 4; // the demo songs are in 4/4, their bars from 0
     const designed = Float64Array.from({ length: Math.ceil(design.durationSeconds / beatSeconds) + 1 }, (_, i) => i * beatSeconds);
-    await editTrack(mix.left, mix.right, () => designed, random, demo);
+    await editTrack(`demo ${song}`, mix.left, mix.right, () => designed, random, demo);
   }
   lines.push(report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, demo));
   const real = newTally();
   const used: string[] = [];
   for (const { file, pcm } of longRecordings()) {
     used.push(path.basename(file));
-    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, real);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, real);
     // Stop before the generator decodes one more.
     if (used.length === MAX_RECORDINGS) break;
   }
@@ -169,10 +175,10 @@ export async function benchEditsAll(): Promise<string> {
   const tally = newTally();
   let recordings = 0;
   const music = benchMusic();
-  for (const { pcm } of longRecordings(music.files)) {
+  for (const { file, pcm } of longRecordings(music.files)) {
     recordings++;
     if (ALL_RECORDINGS_DRIVE !== undefined) masterLoud(pcm.channels, ALL_RECORDINGS_DRIVE);
-    await editTrack(pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
   }
   const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
   return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
@@ -191,7 +197,7 @@ async function editChartSongs(random: () => number): Promise<string> {
     names.push(path.basename(dir));
     // Laid on the audio once (a search over shifts), not for every edit.
     let truth: number[] | undefined;
-    await editTrack(pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally);
+    await editTrack(dir, pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally);
   }
   return names.length ? report(`rock and metal songs (${names.length}: ${names.join(', ')}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid)';
 }
@@ -200,10 +206,10 @@ async function editChartSongs(random: () => number): Promise<string> {
 async function editModules(random: () => number): Promise<string> {
   const tally = newTally();
   let modules = 0;
-  for (const { truth, pcm } of trackerModules()) {
+  for (const { file, truth, pcm } of trackerModules()) {
     if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
     modules++;
-    await editTrack(pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally);
   }
   return modules ? report(`tracker modules (${modules}; true beats from their scores)`, tally) : 'tracker modules: none installed (tecnoballz-data)';
 }

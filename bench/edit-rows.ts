@@ -1,0 +1,31 @@
+// One JSON line per edit of the edits benches, when EDITS_ROWS names a file: what was asked, what
+// the clip heard and how it ends, so a miss or an ending off the beat can be looked at one by one
+// (the benches' tallies only count them).
+import fs from 'node:fs';
+import type { ClipPlan } from '../engine/plan/plan.ts';
+import { offBeatSeconds, planEndSeconds } from '../test/support/edit-ending.ts';
+
+const ROWS_FILE = process.env.EDITS_ROWS;
+
+export type EditRow =
+  | { name: string; duration: number; hit: number; refused: true }
+  | { name: string; duration: number; hit: number; heardPeak: number; exact: boolean; onBeat: boolean; plan: ClipPlan; beats: ArrayLike<number> };
+
+/** Appends the edit's row to EDITS_ROWS (nothing when it is unset). */
+export function editRow(row: EditRow): void {
+  if (!ROWS_FILE) return;
+  const line = 'refused' in row ? row : {
+    name: row.name,
+    duration: row.duration,
+    hit: row.hit,
+    heardPeak: Number(row.heardPeak.toFixed(3)),
+    exact: row.exact,
+    onBeat: row.onBeat,
+    ending: row.plan.ending,
+    landing: row.plan.hitPointLanding,
+    endSeconds: Number(planEndSeconds(row.plan).toFixed(3)),
+    offBeatSeconds: Number(offBeatSeconds(planEndSeconds(row.plan), row.beats).toFixed(3)),
+    runs: row.plan.runs.map((run) => [Number(run.sourceStart.toFixed(3)), Number(run.length.toFixed(3))]),
+  };
+  fs.appendFileSync(ROWS_FILE, JSON.stringify(line) + '\n');
+}
