@@ -4,6 +4,7 @@
 import type { Ending } from './plan.ts';
 import { type BarGrid, barAt, isSectionStart, lineOnsetShare, onsetRatio } from './bar-grid.ts';
 import { unsteadyShare } from './beat-steadiness.ts';
+import { offTheGrid } from './grid-ending.ts';
 
 /** Within this many seconds a time counts as on a bar line (the 20 ms tolerance). */
 export const ON_LINE_SECONDS = 0.02;
@@ -32,6 +33,15 @@ const UNSTEADY_END_COST = 1;
  */
 const WEAK_LINE_END_COST = 1;
 const WEAK_LINE_SHARE = 0.5;
+/**
+ * A bar-line ending costs this much more when the line is off the one beat grid where the
+ * tracker's beats slid half a beat from it (grid-ending.ts): there one of the two is wrong, and on
+ * music whose true beats are known it is mostly the tracker. Bar lines after the peak on the
+ * tracker modules and the Frets on Fire songs (.scratch/lineagree.mts, 2026-12-03): the tracker's
+ * lines where the two disagree on a true beat 29 of 136 times, the grid's there 109 of 135, either
+ * where they agree 97%, the tracker's on pieces without such a slide 90%.
+ */
+const OFF_GRID_END_COST = 1;
 const CUT_END_COST = 3;
 /** The ending may lose at most this share of the decay after its last bar, cost rising to 1. */
 const DECAY_TRIM_COST = 1;
@@ -61,7 +71,8 @@ export function endChoice(grid: BarGrid, end: number): EndChoice {
   if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) {
     const { beatTimesSeconds, frameRate } = grid.analysis;
     const weak = Math.max(0, 1 - lineOnsetShare(grid, grid.lines[bar]) / WEAK_LINE_SHARE);
-    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, grid.beatSeconds, frameRate, grid.lines[bar]) + WEAK_LINE_END_COST * weak, ending: 'bar_line' };
+    const offGrid = offTheGrid(grid.analysis, grid.lines[bar]) ? OFF_GRID_END_COST : 0;
+    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, grid.beatSeconds, frameRate, grid.lines[bar]) + WEAK_LINE_END_COST * weak + offGrid, ending: 'bar_line' };
   }
   return { cost: CUT_END_COST + 0.3 * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, end)), ending: 'cut' };
 }

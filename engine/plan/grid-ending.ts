@@ -37,13 +37,18 @@ export function oneGridBeats(analysis: Analysis): Float32Array {
   return analysis.gridBeatTimesSeconds.length > 0 ? analysis.gridBeatTimesSeconds : analysis.beatTimesSeconds;
 }
 
+/** Whether source time `t` is more than ON_GRID_SECONDS off every beat of the grid, where the tracker's beats slid off it (false where they did not). */
+export function offTheGrid(analysis: Analysis, t: number): boolean {
+  if (analysis.gridBeatTimesSeconds.length === 0) return false;
+  const beat = nearestTime(analysis.gridBeatTimesSeconds, t);
+  return beat === undefined || Math.abs(beat - t) > ON_GRID_SECONDS;
+}
+
 /** Whether runs with this ending end on a bar line more than ON_GRID_SECONDS off every beat of the grid. */
 export function endsOffGrid(analysis: Analysis, runs: Run[], ending: Ending): boolean {
-  if (ending !== 'bar_line' || analysis.gridBeatTimesSeconds.length === 0) return false;
+  if (ending !== 'bar_line') return false;
   const last = runs[runs.length - 1];
-  const end = last.sourceStart + last.length;
-  const beat = nearestTime(analysis.gridBeatTimesSeconds, end);
-  return beat === undefined || Math.abs(beat - end) > ON_GRID_SECONDS;
+  return offTheGrid(analysis, last.sourceStart + last.length);
 }
 
 /**

@@ -2,7 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { endsOffGrid, oneGridBeats, withGridBars } from '../../engine/plan/grid-ending.ts';
+import { endsOffGrid, offTheGrid, oneGridBeats, withGridBars } from '../../engine/plan/grid-ending.ts';
+import { barGrid } from '../../engine/plan/bar-grid.ts';
+import { endChoice } from '../../engine/plan/edges.ts';
 import { planClip } from '../../engine/plan/plan-clip.ts';
 import { PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { beatTimes, offBeatPassage, stereo } from '../support/synth.ts';
@@ -42,6 +44,29 @@ test('bars on the grid: where the tracker\'s bars slid half a beat, an ending on
     assert.ok(offBeatSeconds(line, designed) <= ON_BEAT_SECONDS, `grid bar line ${line} on a beat`);
     assert.equal(endsOffGrid(analysis, endingAt(line), 'bar_line'), false, `an ending at ${line}`);
   }
+});
+
+/** What a bar-line ending off the grid costs more than the same line would were the tracker's beats on one grid (edges.ts OFF_GRID_END_COST). */
+const OFF_GRID_END_COST = 1;
+
+test("an ending on a tracked bar line off the grid costs more, one on the grid's bars does not", () => {
+  const analysis = analysePcm(stereo(offBeatPassage(BPM, SECONDS, PASSAGE)));
+  const onTracker = barGrid(analysis), onOneGrid = barGrid(trackerBarsOnly(analysis));
+  const variant = barGrid(withGridBars(analysis)!);
+  const inPassage = (t: number) => t > PASSAGE[0] + 3 && t < PASSAGE[1];
+  const slidLines = Array.from(analysis.barTimesSeconds).filter(inPassage);
+  assert.ok(slidLines.length >= 5);
+  for (const line of slidLines) {
+    assert.equal(offTheGrid(analysis, line), true, `tracked bar line ${line}`);
+    const extra = endChoice(onTracker, line).cost - endChoice(onOneGrid, line).cost;
+    assert.ok(Math.abs(extra - OFF_GRID_END_COST) < 1e-9, `an ending at ${line} costs ${extra} more`);
+  }
+  for (const line of Array.from(analysis.gridBarTimesSeconds).filter(inPassage)) {
+    assert.equal(offTheGrid(analysis, line), false, `grid bar line ${line}`);
+    assert.equal(endChoice(variant, line).ending, 'bar_line');
+  }
+  const before = Array.from(analysis.barTimesSeconds).filter((t) => t > 10 && t < PASSAGE[0] - 3);
+  assert.ok(before.length >= 5 && before.every((line) => !offTheGrid(analysis, line)), 'lines where the two agree are on the grid');
 });
 
 test('a piece tracked on one grid has no variant, and no ending of it is off the grid', () => {
