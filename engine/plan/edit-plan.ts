@@ -19,6 +19,7 @@ import { shiftedLanding } from './shifted-landing.ts';
 import { centredLanding } from './centred-landing.ts';
 import { windowAnchorPlans, windowSearch } from './window-anchors.ts';
 import { onGridEnding } from './grid-ending.ts';
+import { beatEndingForCut } from './cut-ending-repair.ts';
 
 function better<T extends { cost: number }>(a: T | undefined, b: T): T {
   return !a || b.cost < a.cost ? b : a;
@@ -211,7 +212,8 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * plan's clip hears its peak, then its anchor again without the entrances its clips hear instead
  * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
- * climax plays at H. Then the plan that missed, its content moved by what its clip's peak misses H
+ * climax plays at H; and that plan's own lead-in and climax with an ending on a beat instead, when
+ * one lands as surely (cut-ending-repair.ts). Then the plan that missed, its content moved by what its clip's peak misses H
  * by (shifted-landing.ts). Then, the deepest search: every beat of the track whose plain window
  * plays it at H and lands, as an anchor, then as that window itself (window-anchors.ts). Else
  * the plan that missed. A plan that lands, but is heard more than a frame off H, is moved a few
@@ -235,7 +237,7 @@ function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
   if (best?.landing === 'miss') {
     const cut = onAnchors(grid, duration, hit, true, others).best;
     const landed = cut?.landing === 'miss' ? afterMiss(grid, duration, hit, cut, tried(), true) : cut;
-    if (landed && landed.landing !== 'miss') best = landed;
+    if (landed && landed.landing !== 'miss') best = (landed.choice.ending === 'cut' && beatEndingForCut(grid, duration, hit, landed)) || landed;
   }
   if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
   // No plan at all (no lead-in or ending around any anchor) is a miss too: a window may still land.

@@ -279,6 +279,11 @@ export function withHeardClips<T>(heard: readonly HeardClip[], plan: () => T): T
   }
 }
 
+/** Whether clips of this edit have been made and heard already (withHeardClips): the plan being made is a second try or later. */
+export function clipsHeard(): boolean {
+  return heardClips.length > 0;
+}
+
 /**
  * What `runs` play in clip seconds [from, to): [clip start, source start, length] of each
  * stretch, runs that go on where the one before stopped as one.
@@ -310,7 +315,23 @@ function stretchesBetween(runs: Run[], from: number, to: number): number[][] {
  */
 function playsAsHeard(runs: Run[], clip: HeardClip): boolean {
   const mine = stretchesBetween(runs, clip.from, clip.to), heard = stretchesBetween(clip.runs, clip.from, clip.to);
-  return mine.length === heard.length && mine.every((stretch, i) => stretch.every((x, k) => Math.abs(x - heard[i][k]) <= HEARD_RUNS_TOLERANCE_SECONDS));
+  return mine.length === heard.length && mine.every((stretch, i) => stretch.every((x, k) => Math.abs(x - heard[i][k]) <= HEARD_RUNS_TOLERANCE_SECONDS))
+    && joinsAfter(runs, clip.to) === joinsAfter(clip.runs, clip.to);
+}
+
+/**
+ * Whether `runs` join another part after clip second `to`. A clip whose climax runs on to its end
+ * is not heard alike with one that leaves it for an ending after the window: the ending's bars
+ * move the tracked beats at the peak too (wesnoth's heroes_rite, D 60, H 37.96: the plan ending on
+ * a bar line heard its peak 2.8 s early, the climax run on to the clip's end at H).
+ */
+function joinsAfter(runs: Run[], to: number): boolean {
+  let clipStart = 0;
+  for (const run of runs) {
+    if (clipStart > to) return true;
+    clipStart += run.length;
+  }
+  return false;
 }
 
 /** Where the clip of `runs` would be heard to put its peak (clip seconds), when a heard clip (withHeardClips) played the same around H and its peak; else undefined. */

@@ -9,6 +9,8 @@ import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { barGrid } from '../../engine/plan/bar-grid.ts';
 import { cutEndingKinds, endingKinds } from '../../engine/plan/after-peak.ts';
 import { anchoredEdit } from '../../engine/plan/anchored-edit.ts';
+import { beatEndingForCut } from '../../engine/plan/cut-ending-repair.ts';
+import { heardClip, withHeardClips } from '../../engine/plan/peak-landing.ts';
 import { climaxPiece, stereo } from '../support/synth.ts';
 import { laidOut } from '../support/laid-out.ts';
 
@@ -47,4 +49,29 @@ test('cut endings, the last resort: only endings off a beat are paired, and the 
   assert.ok(beats.every((beat) => Math.abs(beat - end) > ON_BEAT_SECONDS), `the clip ends at ${end.toFixed(3)} s of the source, on a beat`);
   const heard = analysePcm(laidOut(source.channels, runs)).peakSeconds;
   assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the clip's peak at ${heard.toFixed(3)}, H ${HIT}`);
+});
+
+test("a cut plan's own lead-in and climax, with an ending on a beat instead, lands its peak at H too", () => {
+  const source = stereo(climaxPiece(BPM, TRACK_SECONDS, CLIMAX_SECONDS));
+  const analysis = analysePcm(source);
+  const grid = barGrid(analysis);
+  const cut = anchoredEdit(grid, DURATION, HIT, { cutEndings: true });
+  assert.ok(cut && cut.landing !== 'miss' && cut.choice.ending === 'cut');
+  const repaired = beatEndingForCut(grid, DURATION, HIT, cut);
+  assert.ok(repaired && repaired.landing !== 'miss', `landing ${repaired?.landing}`);
+  assert.notEqual(repaired.choice.ending, 'cut');
+  const { runs } = repaired.choice;
+  assert.ok(Math.abs(runs.reduce((sum, run) => sum + run.length, 0) - DURATION) < 1e-6, 'exactly D long');
+  const leadIn = cut.choice.runs.slice(0, -1);
+  assert.deepEqual(runs.slice(0, leadIn.length), leadIn, "the cut plan's lead-in");
+  assert.equal(runs[leadIn.length].sourceStart, cut.choice.runs[leadIn.length].sourceStart, 'the run through the peak starts where it did');
+  const last = runs[runs.length - 1];
+  const end = last.sourceStart + last.length;
+  const beats = Array.from(analysis.beatTimesSeconds);
+  assert.ok(repaired.choice.ending === 'track_end' || beats.some((beat) => Math.abs(beat - end) <= ON_BEAT_SECONDS), `the clip ends at ${end.toFixed(3)} s of the source, off a beat`);
+  const heard = analysePcm(laidOut(source.channels, runs)).peakSeconds;
+  assert.ok(Math.abs(heard - HIT) <= HIT_TOLERANCE_SECONDS, `the clip's peak at ${heard.toFixed(3)}, H ${HIT}`);
+  // Once a clip of the edit has been heard, the plan made again keeps the cut (cut-ending-repair.ts).
+  const heardElsewhere = heardClip(analysis, repaired.choice.runs, HIT, HIT + 2);
+  assert.equal(withHeardClips([heardElsewhere], () => beatEndingForCut(grid, DURATION, HIT, cut)), undefined);
 });
