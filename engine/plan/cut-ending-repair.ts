@@ -5,11 +5,11 @@
 // own lead-in and climax, with each ending on a beat in order of preference.
 import type { BarGrid } from './bar-grid.ts';
 import type { Choice } from './edit-choice.ts';
-import { cheapest } from './edit-choice.ts';
+import { WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
 import { endingKinds } from './after-peak.ts';
 import { anchoredAt } from './anchor-with-room.ts';
 import { type Anchored, assurance } from './anchored-edit.ts';
-import { clipsHeard, landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
+import { heardStartingAs, landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
 
 /** Endings on a beat checked with a cut plan's lead-in (each beat-tracked, ~1 ms): a bound on the resort's time. */
 const BEAT_ENDING_CHECKS = 16;
@@ -17,22 +17,26 @@ const BEAT_ENDING_CHECKS = 16;
 /**
  * The cut plan `cut` with its ending replaced by the first ending on a beat (its kinds in order of
  * preference, each kind cheapest first) whose clip lands its peak at H at least as surely as the
- * cut's; undefined when none of the first BEAT_ENDING_CHECKS does. Tried on an edit's first plan
- * only: when the clip of such a plan is heard off H (listened-plan.ts), the plan made knowing it
- * is the cut, so that it too is heard before the edit's few listened plans run out (wesnoth's
- * heroes_rite, D 60, H 37.96: its bar-line ending heard the peak 2.8 s early, the cut at H).
+ * cut's; undefined when none of the first BEAT_ENDING_CHECKS does. Tried once per cut plan:
+ * when a clip with its lead-in and climax has been heard already (listened-plan.ts), off H, the
+ * plan made knowing it is the cut, so that it too is heard before the edit's few listened plans
+ * run out (wesnoth's heroes_rite, D 60, H 37.96: its bar-line ending heard the peak 2.8 s early,
+ * the cut at H).
  */
 export function beatEndingForCut(grid: BarGrid, duration: number, hit: number, cut: Anchored): Anchored | undefined {
-  if (clipsHeard()) return undefined;
+  const leadIn = cut.choice.runs.slice(0, -1);
+  if (heardStartingAs(cut.choice.runs, leadIn.length)) return undefined;
   const anchor = anchoredAt(grid.analysis, cut.peakSeconds);
   const kinds = endingKinds({ ...grid, analysis: anchor }, duration - hit);
-  const leadIn = cut.choice.runs.slice(0, -1);
   const peakRunStart = cut.choice.runs[cut.choice.runs.length - 1].sourceStart;
-  let checks = 0;
+  const checked = new Set<string>();
   for (let k = 0, kind; (kind = kinds(k)); k++) {
-    for (const after of cheapest(kind)) {
-      if (after.ending === 'cut') continue;
-      if (++checks > BEAT_ENDING_CHECKS) return undefined;
+    for (const after of cheapest(kind, WIDE_PER_SIDE)) {
+      // A kind with joins relaxed holds the strict kind's endings again: each is checked once.
+      const key = `${after.peakRunEnd} ${after.runs.map((run) => `${run.sourceStart}+${run.length}`).join(' ')}`;
+      if (after.ending === 'cut' || checked.has(key)) continue;
+      checked.add(key);
+      if (checked.size > BEAT_ENDING_CHECKS) return undefined;
       const choice: Choice = { cost: after.cost, runs: [...leadIn, { sourceStart: peakRunStart, length: after.peakRunEnd - peakRunStart }, ...after.runs], ending: after.ending };
       const { landing, seconds } = trackedLanding(anchor, choice.runs, hit);
       if (landing === 'miss') continue;
