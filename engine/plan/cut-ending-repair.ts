@@ -9,7 +9,7 @@ import { WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
 import { endingKinds } from './after-peak.ts';
 import { anchoredAt } from './anchor-with-room.ts';
 import { type Anchored, assurance } from './anchored-edit.ts';
-import { heardStartingAs, landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
+import { clipsHeard, landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
 
 /** Endings on a beat checked with a cut plan's lead-in (each beat-tracked, ~1 ms): a bound on the resort's time. */
 const BEAT_ENDING_CHECKS = 16;
@@ -17,15 +17,16 @@ const BEAT_ENDING_CHECKS = 16;
 /**
  * The cut plan `cut` with its ending replaced by the first ending on a beat (its kinds in order of
  * preference, each kind cheapest first) whose clip lands its peak at H at least as surely as the
- * cut's; undefined when none of the first BEAT_ENDING_CHECKS does. Tried once per cut plan:
- * when a clip with its lead-in and climax has been heard already (listened-plan.ts), off H, the
- * plan made knowing it is the cut, so that it too is heard before the edit's few listened plans
- * run out (wesnoth's heroes_rite, D 60, H 37.96: its bar-line ending heard the peak 2.8 s early,
- * the cut at H).
+ * cut's; undefined when none of the first BEAT_ENDING_CHECKS does. Tried on an edit's first plan
+ * only: once a clip of the edit has been heard off H (listened-plan.ts), the plans made knowing it
+ * keep the cut, so that it is heard before the edit's few listened plans run out (wesnoth's
+ * heroes_rite, D 60, H 37.96: its bar-line ending heard the peak 2.8 s early, the cut at H).
+ * Tried on later plans too, it lost a landing: heroes_rite D 45, H 39.2, whose second plan's
+ * repair was heard off H where its cut, repaired nowhere, had been heard at it.
  */
 export function beatEndingForCut(grid: BarGrid, duration: number, hit: number, cut: Anchored): Anchored | undefined {
+  if (clipsHeard()) return undefined;
   const leadIn = cut.choice.runs.slice(0, -1);
-  if (heardStartingAs(cut.choice.runs, leadIn.length)) return undefined;
   const anchor = anchoredAt(grid.analysis, cut.peakSeconds);
   const kinds = endingKinds({ ...grid, analysis: anchor }, duration - hit);
   const peakRunStart = cut.choice.runs[cut.choice.runs.length - 1].sourceStart;

@@ -279,12 +279,9 @@ export function withHeardClips<T>(heard: readonly HeardClip[], plan: () => T): T
   }
 }
 
-/** Whether a clip of this edit made and heard already (withHeardClips) began as `runs` do: their first `count` runs within HEARD_RUNS_TOLERANCE_SECONDS, then a run from the same source time. */
-export function heardStartingAs(runs: Run[], count: number): boolean {
-  const near = (a: number, b: number) => Math.abs(a - b) <= HEARD_RUNS_TOLERANCE_SECONDS;
-  return heardClips.some((clip) => clip.runs.length > count
-    && runs.slice(0, count).every((run, i) => near(run.sourceStart, clip.runs[i].sourceStart) && near(run.length, clip.runs[i].length))
-    && near(runs[count].sourceStart, clip.runs[count].sourceStart));
+/** Whether clips of this edit have been made and heard already (withHeardClips): the plan being made is a second try or later. */
+export function clipsHeard(): boolean {
+  return heardClips.length > 0;
 }
 
 /**
