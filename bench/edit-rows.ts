@@ -7,14 +7,21 @@ import { offBeatSeconds, planEndSeconds } from '../test/support/edit-ending.ts';
 
 const ROWS_FILE = process.env.EDITS_ROWS;
 
-export type EditRow =
+type EditRow =
   | { name: string; duration: number; hit: number; refused: true }
   | { name: string; duration: number; hit: number; heardPeak: number; exact: boolean; onBeat: boolean; plan: ClipPlan; beats: ArrayLike<number> };
 
 /** Appends the edit's row to EDITS_ROWS (nothing when it is unset). */
 export function editRow(row: EditRow): void {
   if (!ROWS_FILE) return;
-  const line = 'refused' in row ? row : {
+  const line = 'refused' in row ? row : describedRow(row);
+  fs.appendFileSync(ROWS_FILE, JSON.stringify(line) + '\n');
+}
+
+/** A made edit's row, times to the millisecond. */
+function describedRow(row: Exclude<EditRow, { refused: true }>) {
+  const end = planEndSeconds(row.plan);
+  return {
     name: row.name,
     duration: row.duration,
     hit: row.hit,
@@ -23,9 +30,8 @@ export function editRow(row: EditRow): void {
     onBeat: row.onBeat,
     ending: row.plan.ending,
     landing: row.plan.hitPointLanding,
-    endSeconds: Number(planEndSeconds(row.plan).toFixed(3)),
-    offBeatSeconds: Number(offBeatSeconds(planEndSeconds(row.plan), row.beats).toFixed(3)),
+    endSeconds: Number(end.toFixed(3)),
+    offBeatSeconds: Number(offBeatSeconds(end, row.beats).toFixed(3)),
     runs: row.plan.runs.map((run) => [Number(run.sourceStart.toFixed(3)), Number(run.length.toFixed(3))]),
   };
-  fs.appendFileSync(ROWS_FILE, JSON.stringify(line) + '\n');
 }

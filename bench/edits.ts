@@ -23,7 +23,7 @@ import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/
 import { joinNovelties, withinNovelty } from '../test/support/join-novelty.ts';
 import { endsOnBeat } from '../test/support/edit-ending.ts';
 import { machineLine } from './machine.ts';
-import { editRow, type EditRow } from './edit-rows.ts';
+import { editRow } from './edit-rows.ts';
 
 const DEMO_SONGS = [6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
 const EDITS_PER_TRACK = 6;
@@ -83,11 +83,12 @@ async function editTrack(name: string, pcmLeft: Float32Array, pcmRight: Float32A
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     const exact = decoded.channels[0].length === Math.round(duration * PLAN_SAMPLE_RATE);
     const heardPeak = analysePcm(decoded).peakSeconds;
-    const onBeat = endsOnBeat(clip.plan, beats(analysis));
+    const trackBeats = beats(analysis);
+    const onBeat = endsOnBeat(clip.plan, trackBeats);
     if (exact) tally.exact++;
     if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) tally.landed++;
     if (onBeat) tally.onBeat++;
-    editRow({ name, duration, hit, heardPeak, exact, onBeat, plan: clip.plan, beats: beats(analysis) } satisfies EditRow);
+    editRow({ name, duration, hit, heardPeak, exact, onBeat, plan: clip.plan, beats: trackBeats });
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
     const seamLimit = barGrid(analysis).seamLimit;
     for (const novelty of joinNovelties(analysis, clip.plan.parts)) {

@@ -293,12 +293,12 @@ function* inOrder(choices: Choice[], quietest: LeadIn[], breaths: LeadInRuns[], 
 }
 
 /** The wide search's candidates: each kind of ending in order of preference, its pairs cheapest first. */
-function* widePairs(befores: LeadInRuns[], endings: EndingKinds): Generator<Choice> {
+export function* widePairs(befores: LeadInRuns[], endings: EndingKinds): Generator<Choice> {
   for (let k = 0, kind; (kind = endings(k)); k++) yield* pairs(befores, cheapest(kind, WIDE_PER_SIDE));
 }
 
 /** Of `choices`, those playing none of the source times `avoid` nor in `checkedKeys` (each is added as it is taken), at most `budget`. */
-function* unchecked(choices: Iterable<Choice>, avoid: number[] | undefined, checkedKeys: Set<string>, budget: number): Generator<Choice> {
+export function* unchecked(choices: Iterable<Choice>, avoid: number[] | undefined, checkedKeys: Set<string>, budget: number): Generator<Choice> {
   let taken = 0;
   for (const choice of choices) {
     if (avoid && playsAny(avoid, choice.runs)) continue;

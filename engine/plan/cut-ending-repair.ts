@@ -5,10 +5,9 @@
 // own lead-in and climax, with each ending on a beat in order of preference.
 import type { BarGrid } from './bar-grid.ts';
 import type { Choice } from './edit-choice.ts';
-import { WIDE_PER_SIDE, cheapest } from './edit-choice.ts';
 import { endingKinds } from './after-peak.ts';
 import { anchoredAt } from './anchor-with-room.ts';
-import { type Anchored, assurance } from './anchored-edit.ts';
+import { type Anchored, assurance, unchecked, widePairs } from './anchored-edit.ts';
 import { clipsHeard, landsAtOtherPhases, trackedLanding } from './peak-landing.ts';
 
 /** Endings on a beat checked with a cut plan's lead-in (each beat-tracked, ~1 ms): a bound on the resort's time. */
@@ -26,25 +25,22 @@ const BEAT_ENDING_CHECKS = 16;
  */
 export function beatEndingForCut(grid: BarGrid, duration: number, hit: number, cut: Anchored): Anchored | undefined {
   if (clipsHeard()) return undefined;
-  const leadIn = cut.choice.runs.slice(0, -1);
+  const { runs } = cut.choice;
+  const leadIn = { cost: 0, runs: runs.slice(0, -1), peakRunStart: runs[runs.length - 1].sourceStart };
   const anchor = anchoredAt(grid.analysis, cut.peakSeconds);
-  const kinds = endingKinds({ ...grid, analysis: anchor }, duration - hit);
-  const peakRunStart = cut.choice.runs[cut.choice.runs.length - 1].sourceStart;
-  const checked = new Set<string>();
-  for (let k = 0, kind; (kind = kinds(k)); k++) {
-    for (const after of cheapest(kind, WIDE_PER_SIDE)) {
-      // A kind with joins relaxed holds the strict kind's endings again: each is checked once.
-      const key = `${after.peakRunEnd} ${after.runs.map((run) => `${run.sourceStart}+${run.length}`).join(' ')}`;
-      if (after.ending === 'cut' || checked.has(key)) continue;
-      checked.add(key);
-      if (checked.size > BEAT_ENDING_CHECKS) return undefined;
-      const choice: Choice = { cost: after.cost, runs: [...leadIn, { sourceStart: peakRunStart, length: after.peakRunEnd - peakRunStart }, ...after.runs], ending: after.ending };
-      const { landing, seconds } = trackedLanding(anchor, choice.runs, hit);
-      if (landing === 'miss') continue;
-      const steady = landing === 'thin' && landsAtOtherPhases(anchor, choice.runs, hit);
-      const repaired: Anchored = { choice, landing, peakSeconds: cut.peakSeconds, heardSeconds: seconds, steady };
-      if (assurance(repaired) >= assurance(cut)) return repaired;
-    }
+  const candidates = widePairs([leadIn], endingKinds({ ...grid, analysis: anchor }, duration - hit));
+  // A kind with joins relaxed holds the strict kind's endings again: unchecked takes each once.
+  for (const choice of unchecked(onBeat(candidates), undefined, new Set(), BEAT_ENDING_CHECKS)) {
+    const { landing, seconds } = trackedLanding(anchor, choice.runs, hit);
+    if (landing === 'miss') continue;
+    const steady = landing === 'thin' && landsAtOtherPhases(anchor, choice.runs, hit);
+    const repaired: Anchored = { choice, landing, peakSeconds: cut.peakSeconds, heardSeconds: seconds, steady };
+    if (assurance(repaired) >= assurance(cut)) return repaired;
   }
   return undefined;
+}
+
+/** Of `choices`, those whose clip ends on a beat (or at the track's end). */
+function* onBeat(choices: Iterable<Choice>): Generator<Choice> {
+  for (const choice of choices) if (choice.ending !== 'cut') yield choice;
 }

@@ -213,8 +213,8 @@ function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchore
  * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
  * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
  * climax plays at H; and that plan's own lead-in and climax with an ending on a beat instead, when
- * one lands as surely (cut-ending-repair.ts). Then the plan that missed, its content moved by what its clip's peak misses H
- * by (shifted-landing.ts). Then, the deepest search: every beat of the track whose plain window
+ * one lands as surely (cut-ending-repair.ts). Then the plan that missed, its content moved by what
+ * its clip's peak misses H by (shifted-landing.ts). Then, the deepest search: every beat of the track whose plain window
  * plays it at H and lands, as an anchor, then as that window itself (window-anchors.ts). Else
  * the plan that missed. A plan that lands, but is heard more than a frame off H, is moved a few
  * milliseconds towards it (centred-landing.ts).
