@@ -339,6 +339,21 @@ function heardPeakOf(runs: Run[]): number | undefined {
   return heardClips.find((clip) => playsAsHeard(runs, clip))?.heardSeconds;
 }
 
+/** Beat periods the clip may read in the track's own grid: its beat, half and double (a beat's phase is then the track's, or one of two). */
+const TRACK_LEVEL_RATIOS: readonly number[] = [1, 2, 0.5];
+
+/**
+ * Whether a clip reads its beat at a level the track's grid does not hold (3:2 or 4:3 of the
+ * track's beat, or no simple ratio): its beats then fall in one of three or four phases against
+ * the music, and the encoded clip's onsets can take another. A ufoai piece at 140 BPM whose
+ * clip read 93.4 was sure on the check's beats and heard its peak a third of a beat early (its
+ * phase rival 0.984, its tempo rival 0.946: both just short of a toss-up).
+ */
+function offTrackLevel(analysis: Analysis, periodFrames: number): boolean {
+  const ratio = periodFrames / trackPeriodFrames(analysis);
+  return !TRACK_LEVEL_RATIOS.some((level) => Math.abs(ratio / level - 1) <= SAME_TEMPO_TOLERANCE);
+}
+
 /**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
@@ -365,8 +380,9 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   // their margins (0.022, 0.008) did not show (631 -> 633 of 648, none lost). So is a clip whose
   // beat period ties with another lag's (tempo.ts periodTies) when its beats at that period put the
   // peak elsewhere: a blues clip read at 35.0 frames landed, its encoded clip read 36.6 and heard
-  // the peak 0.17 s early, its beats drifting by the clip's end, where H was.
-  const tossUp = rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN
+  // the peak 0.17 s early, its beats drifting by the clip's end, where H was. And so is a clip
+  // that reads its beat at a level the track's grid does not hold (offTrackLevel).
+  const tossUp = rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN || offTrackLevel(analysis, periodFrames)
     || (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss')
     || phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO
     || periodTies.some((tie) => landingOn(beatFrames(onset, tie), levels, rate, hitSeconds) === 'miss');

@@ -26,10 +26,11 @@ function atEveryPhase(envelope: Float32Array, phases: number): Float32Array {
 }
 
 /**
- * The fields a tracked landing reads, at the analysis's frame rate: the flux (an impulse on every
- * beat) and RMS per frame at every onset phase, and band levels (read only at joins: none here).
+ * The fields a tracked landing reads, at the analysis's frame rate: the track's tempo (its beats'
+ * by default), the flux (an impulse on every beat) and RMS per frame at every onset phase, and
+ * band levels (read only at joins: none here).
  */
-function trackWith(rivalRms: number): Analysis {
+function trackWith(rivalRms: number, tempoBpm = 60 / BEAT_SECONDS): Analysis {
   const frames = Math.round(TRACK_SECONDS * FRAME_RATE);
   const onset = new Float32Array(frames);
   const rms = new Float32Array(frames).fill(QUIET_RMS);
@@ -46,6 +47,7 @@ function trackWith(rivalRms: number): Analysis {
     rmsPhases: atEveryPhase(rms, ONSET_PHASES - 1),
     bandLevels: new Uint8Array(frames * BAND_LEVELS),
     durationSeconds: TRACK_SECONDS,
+    tempoBpm,
   } as unknown as Analysis;
 }
 
@@ -85,4 +87,15 @@ test('a landing is steady when it still lands at the other onset phases, and not
   // A quarter hop later, the clip tracks the off-beats and hears its peak on the one before the entrance.
   const shifted = trackedLanding(offBeat, runs, hit - BEAT_SECONDS / 2, 1);
   assert.notEqual(shifted.landing, 'miss', `heard at ${shifted.seconds}`);
+});
+
+test('a landing is thin when the clip reads its beat at a level the track\'s grid does not hold (3:2), sure at half or double', () => {
+  const runs = [{ sourceStart: 0, length: 30 }];
+  const hit = frameSeconds(Math.round(20 * FRAME_RATE), FRAME_RATE);
+  const beatBpm = 60 / BEAT_SECONDS;
+  assert.equal(trackedLanding(trackWith(0.2, beatBpm * 2), runs, hit).landing, 'sure');
+  assert.equal(trackedLanding(trackWith(0.2, beatBpm / 2), runs, hit).landing, 'sure');
+  const offLevel = trackedLanding(trackWith(0.2, beatBpm * 1.5), runs, hit);
+  assert.equal(offLevel.landing, 'thin');
+  assert.equal(offLevel.margin, 0);
 });
