@@ -187,7 +187,12 @@ export function clipPeriodFrames(analysis: Analysis): number {
  * analysis tracks, and a miss on them is no verdict on the clip.
  */
 export function clipsKeepTrackTempo(analysis: Analysis): boolean {
-  return Math.abs(clipPeriodFrames(analysis) / trackPeriodFrames(analysis) - 1) <= SAME_TEMPO_TOLERANCE;
+  return atTrackLevel(analysis, clipPeriodFrames(analysis), 1);
+}
+
+/** Whether a beat period (frames) is `level` times the track's (2: half its tempo) within SAME_TEMPO_TOLERANCE. */
+function atTrackLevel(analysis: Analysis, periodFrames: number, level: number): boolean {
+  return Math.abs(periodFrames / (level * trackPeriodFrames(analysis)) - 1) <= SAME_TEMPO_TOLERANCE;
 }
 
 /** A clip's peak: where it plays in the clip and which source time plays there. */
@@ -350,8 +355,7 @@ const TRACK_LEVEL_RATIOS: readonly number[] = [1, 2, 0.5];
  * phase rival 0.984, its tempo rival 0.946: both just short of a toss-up).
  */
 function offTrackLevel(analysis: Analysis, periodFrames: number): boolean {
-  const ratio = periodFrames / trackPeriodFrames(analysis);
-  return !TRACK_LEVEL_RATIOS.some((level) => Math.abs(ratio / level - 1) <= SAME_TEMPO_TOLERANCE);
+  return !TRACK_LEVEL_RATIOS.some((level) => atTrackLevel(analysis, periodFrames, level));
 }
 
 /**
