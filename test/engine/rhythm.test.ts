@@ -171,6 +171,23 @@ test('another period of the same pulse ties only where the onsets hold it as str
   assert.deepEqual(streams(0).periodTies, [], 'one stream');
 });
 
+test('the beat period is read at the autocorrelation peak of the lag that scores best, not frames past it', () => {
+  // Clicks every 53 frames, their autocorrelation bent so that it still rises past 53 (a sparse
+  // piece's bumpy plateau): 53 scores best by its two-beat and bar peaks, 54 has no such
+  // support. The parabola through 52-54 has its vertex 1.8 frames out; the beat is 53.
+  const frameRate = 22050 / 256;
+  const onset = new Float32Array(2580); // 30 s
+  for (let f = 10; f < onset.length; f += 53) onset[f] = 1;
+  const bentAcf = (values: Float32Array, maxLag: number) => {
+    const acf = autocorrelationByFft(values, maxLag);
+    acf[52] = 0.86 * acf[53];
+    acf[54] = 1.08 * acf[53];
+    return acf;
+  };
+  const { periodFrames } = tempoEstimate(onset, frameRate, bentAcf);
+  assert.ok(Math.abs(periodFrames - 53) <= 0.5, `period ${periodFrames.toFixed(2)} frames`);
+});
+
 test('the metrical level ties only where the off-beats sit at the threshold of halving the period (the plan\'s level tie)', () => {
   // Pulses at 86 BPM (60 frames) with off-beats at `level` of them, nothing else: the faster pulse
   // (172 BPM) is clean, so the beat halves exactly when the off-beats reach 0.8 of the beats.
