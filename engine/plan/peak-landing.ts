@@ -135,15 +135,16 @@ function placedAsEdit(runs: Run[], durationSeconds: number, anchorSeconds: numbe
  * The clip's own RMS levels and onset envelope, and its tempo estimate (beat period in frames,
  * rival reading); with `shiftPhases`, as if every part started that many onset phases
  * (ONSET_PHASE_SAMPLES) later in the source, at the same clip time (placedParts' parts are new
- * objects each call: moving them moves nothing else).
+ * objects each call: moving them moves nothing else); with `joinOnsetShare`, each join's
+ * modelled onset at that share of itself (phased-layout.ts).
  */
-function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number, shiftPhases = 0): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
+function clipEnvelopes(analysis: Analysis, runs: Run[], anchorSeconds: number, shiftPhases = 0, joinOnsetShare = 1): { levels: FrameLevels; onset: Float32Array } & TempoEstimate {
   const rate = analysis.frameRate;
   const durationSeconds = runs.reduce((n, r) => n + r.length, 0);
   const frames = framesOfSeconds(durationSeconds, rate);
   const parts = placedAsEdit(runs, durationSeconds, anchorSeconds);
   if (shiftPhases !== 0) for (const part of parts) part.sourceStart += shiftPhases * ONSET_PHASE_SAMPLES;
-  const onset = phasedOnset(analysis, parts, frames);
+  const onset = phasedOnset(analysis, parts, frames, joinOnsetShare);
   // The clip's own tempo: fewer bars than the track's to tell the metrical levels apart, and read
   // at 2x or 3/4 of the track's tempo, 4 of 216 held-out clips put their peak half a beat off.
   return { levels: phasedLevels(analysis, parts, frames), onset, ...tempoEstimate(onset, rate, autocorrelationByFft) };
@@ -359,16 +360,39 @@ function offTrackLevel(analysis: Analysis, periodFrames: number): boolean {
 }
 
 /**
+ * A sure landing with a join in the peak rule's window (WINDOW_BEATS beats either side of H) must
+ * still land with each join's modelled onset (join-onset.ts) at this share of itself. The model
+ * takes a join's rise from one frame of band levels on each side, and where the rise decides the
+ * beats at H a clip can hear less of it: a Wesnoth piece's edit (D 20, H 2.72, its peak's part
+ * starting at H) was sure on joins modelled at 0.23 and 0.44 and heard its peak 0.26 s late, its
+ * clip's onsets there 0.09-0.24. At half, that plan misses and is heard before it is sent; of the
+ * sure plans with a join near H, 6 of 36 (fifth set), 2 of 35 (held out) and 1 of 17 (fresh)
+ * missed so (.scratch/joinsense.mts, 2026-12-03).
+ */
+export const FAINT_JOIN_SHARE = 0.5;
+
+/** Whether a part of `runs` after the first begins within `seconds` of clip second `hitSeconds`. */
+function joinNear(runs: Run[], hitSeconds: number, seconds: number): boolean {
+  let clipStart = 0;
+  for (let i = 0; i < runs.length - 1; i++) {
+    clipStart += runs[i].length;
+    if (Math.abs(clipStart - hitSeconds) <= seconds) return true;
+  }
+  return false;
+}
+
+/**
  * Where the clip's peak falls on the beats its own analysis tracks. Beats are first tracked at
  * half the frame rate (a third of the time; the same verdict on 709 of 717 demo layouts), and
  * only a clip that lands there is tracked at the full rate: a plan that misses costs about 0.4
- * ms, not 1. A clip made and heard off H (withHeardClips) is a miss at every phase.
+ * ms, not 1. A clip made and heard off H (withHeardClips) is a miss at every phase. With
+ * `joinOnsetShare`, the joins' modelled onsets are taken at that share (FAINT_JOIN_SHARE).
  */
-export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0): TrackedLanding {
+export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: number, shiftPhases = 0, joinOnsetShare = 1): TrackedLanding {
   const heard = heardPeakOf(runs);
   if (heard !== undefined && Math.abs(heard - hitSeconds) > LANDING_SECONDS) return MISSED;
   const rate = analysis.frameRate;
-  const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds, shiftPhases);
+  const { levels, onset, periodFrames, rivalRatio, levelMargin, periodTies } = clipEnvelopes(analysis, runs, analysis.peakSeconds, shiftPhases, joinOnsetShare);
   // Each coarse beat goes back to the stronger of the two frames it stood for.
   const coarse = Int32Array.from(beatFrames(halfRate(onset), periodFrames / 2), (f) => (onset[2 * f + 1] > onset[2 * f] ? 2 * f + 1 : 2 * f));
   if (landingOn(coarse, levels, rate, hitSeconds) === 'miss') return MISSED;
@@ -385,16 +409,24 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
   // beat period ties with another lag's (tempo.ts periodTies) when its beats at that period put the
   // peak elsewhere: a blues clip read at 35.0 frames landed, its encoded clip read 36.6 and heard
   // the peak 0.17 s early, its beats drifting by the clip's end, where H was. And so is a clip
-  // that reads its beat at a level the track's grid does not hold (offTrackLevel).
+  // that reads its beat at a level the track's grid does not hold (offTrackLevel), and a sure one
+  // whose joins near H decide it (FAINT_JOIN_SHARE).
   const tossUp = rivalRatio >= TEMPO_TIE_RATIO || levelMargin < LEVEL_TIE_MARGIN || offTrackLevel(analysis, periodFrames)
     || (phaseRatio >= PHASE_TIE_RATIO && landingOn(rival, levels, rate, hitSeconds) === 'miss')
     || phaseRivalAt(chains, periodFrames, beats[choice.beat]) >= PHASE_TIE_RATIO
-    || periodTies.some((tie) => landingOn(beatFrames(onset, tie), levels, rate, hitSeconds) === 'miss');
+    || periodTies.some((tie) => landingOn(beatFrames(onset, tie), levels, rate, hitSeconds) === 'miss')
+    || (landing === 'sure' && joinOnsetShare === 1 && shiftPhases === 0 && joinsDecide(analysis, runs, hitSeconds));
   if (tossUp) {
     tracked.landing = 'thin';
     tracked.margin = 0;
   }
   return tracked;
+}
+
+/** Whether a join within the peak rule's window of H decides the landing: with its onset at FAINT_JOIN_SHARE, the clip misses. */
+function joinsDecide(analysis: Analysis, runs: Run[], hitSeconds: number): boolean {
+  const windowSeconds = WINDOW_BEATS * 60 / analysis.tempoBpm;
+  return joinNear(runs, hitSeconds, windowSeconds) && trackedLanding(analysis, runs, hitSeconds, 0, FAINT_JOIN_SHARE).landing === 'miss';
 }
 
 /** The shifts (in onset phases, ONSET_PHASE_SAMPLES each) a thin landing is checked again at: a quarter hop either way. */

@@ -64,8 +64,11 @@ function fluxAtPhase(analysis: Analysis, phase: number): Float32Array {
   return analysis.fluxPhases.subarray(phase * frames, (phase + 1) * frames);
 }
 
-/** The clip's onset envelope, `frames` long, as the placed parts play the source. */
-export function phasedOnset(analysis: Analysis, parts: PlanPart[], frames: number): Float32Array {
+/**
+ * The clip's onset envelope, `frames` long, as the placed parts play the source; with
+ * `joinOnsetShare`, each join's modelled rise (join-onset.ts) taken at that share of itself.
+ */
+export function phasedOnset(analysis: Analysis, parts: PlanPart[], frames: number, joinOnsetShare = 1): Float32Array {
   const flux = new Float32Array(frames);
   const segments = phasedSegments(analysis, parts, frames);
   for (const { clipFrom, clipTo, phase, frameShift } of segments) {
@@ -75,7 +78,7 @@ export function phasedOnset(analysis: Analysis, parts: PlanPart[], frames: numbe
       flux[f] = g >= 0 && g < source.length ? source[g] : 0;
     }
   }
-  for (let i = 1; i < segments.length; i++) crossJoin(analysis, segments[i - 1], segments[i], parts[i].clipStart, flux);
+  for (let i = 1; i < segments.length; i++) crossJoin(analysis, segments[i - 1], segments[i], parts[i].clipStart, joinOnsetShare, flux);
   // A clip's first frame has no frame before it to rise from (onset.ts spectralFlux).
   if (frames > 0) flux[0] = 0;
   return onsetOfFlux(flux);
@@ -84,9 +87,9 @@ export function phasedOnset(analysis: Analysis, parts: PlanPart[], frames: numbe
 /**
  * The flux of the clip frames whose windows cross the join from segment `before` to `after` (the
  * next part starting at clip sample `joinSample`): the rise from one part's band levels into the
- * next's (join-onset.ts), plus the part before's own changes those frames still hear.
+ * next's (join-onset.ts), at `riseShare` of itself, plus the part before's own changes those frames still hear.
  */
-function crossJoin(analysis: Analysis, before: PhasedSegment, after: PhasedSegment, joinSample: number, flux: Float32Array): void {
+function crossJoin(analysis: Analysis, before: PhasedSegment, after: PhasedSegment, joinSample: number, riseShare: number, flux: Float32Array): void {
   const f = after.clipFrom;
   if (f < JOIN_FRAMES_BEFORE || f >= flux.length || before.clipTo !== f || before.clipTo <= before.clipFrom) return;
   // Parts that play on in the source make no join.
@@ -99,7 +102,7 @@ function crossJoin(analysis: Analysis, before: PhasedSegment, after: PhasedSegme
   const ownFlux = fluxAtPhase(analysis, before.phase);
   for (let k = 0; k <= JOIN_FRAMES_BEFORE; k++) {
     const own = k < JOIN_FRAMES_BEFORE ? OWN_FLUX_ACROSS_JOIN * (ownFlux[f - JOIN_FRAMES_BEFORE + k + before.frameShift] ?? 0) : 0;
-    flux[f - JOIN_FRAMES_BEFORE + k] = rises[k] + own;
+    flux[f - JOIN_FRAMES_BEFORE + k] = riseShare * rises[k] + own;
   }
 }
 

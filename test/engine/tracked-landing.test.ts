@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
-import { landsAtOtherPhases, trackedLanding } from '../../engine/plan/peak-landing.ts';
+import { FAINT_JOIN_SHARE, landsAtOtherPhases, trackedLanding } from '../../engine/plan/peak-landing.ts';
 import { ONSET_PHASES, frameSeconds } from '../../engine/analysis/frames.ts';
 import { BAND_LEVELS } from '../../engine/analysis/band-levels.ts';
 
@@ -98,4 +98,43 @@ test('a landing is thin when the clip reads its beat at a level the track\'s gri
   const offLevel = trackedLanding(trackWith(0.2, beatBpm * 1.5), runs, hit);
   assert.equal(offLevel.landing, 'thin');
   assert.equal(offLevel.margin, 0);
+});
+
+/**
+ * trackWith's track, its climax (20-26 s) a held chord with no onset of its own but louder in
+ * every band than the rest: played after a lead-in, the climax's beat at the join is the onset
+ * the join makes (join-onset.ts), the rise from the lead-in's band levels into the climax's.
+ */
+function climaxWithoutOnsets(): Analysis {
+  // The climax is the track's peak: the part that plays it is the plan's anchor (placedParts).
+  const analysis = { ...trackWith(QUIET_RMS), peakSeconds: 20 };
+  const frames = analysis.onset.length;
+  const from = Math.round(20 * FRAME_RATE), to = from + Math.round(ENTRANCE_SECONDS * FRAME_RATE);
+  analysis.onset.fill(0, from - 1, to);
+  analysis.fluxPhases.set(atEveryPhase(analysis.onset, ONSET_PHASES));
+  // Band levels are a frame's from its window's start; the climax's frames are those whose windows reach its first samples.
+  for (let f = 0; f < frames; f++) analysis.bandLevels.fill(f >= from - CLIMAX_WINDOW_FRAMES && f < to ? CLIMAX_BAND_LEVEL : QUIET_BAND_LEVEL, f * BAND_LEVELS, (f + 1) * BAND_LEVELS);
+  return analysis;
+}
+/** Stored band levels (band-levels.ts bytes) of the quiet track and of its climax. */
+const QUIET_BAND_LEVEL = 10;
+const CLIMAX_BAND_LEVEL = 80;
+/** Frames before the climax's first whose windows already hear it. */
+const CLIMAX_WINDOW_FRAMES = 8;
+
+test('a sure landing is thin when a join at H decides it: with the join\'s modelled onset at half, the clip\'s beats miss H', () => {
+  const analysis = climaxWithoutOnsets();
+  const hit = frameSeconds(Math.round(10 * FRAME_RATE), FRAME_RATE);
+  // Lead-ins whose beats run 50 and 40 ms from the climax's grid, joined into the climax at H.
+  const leadIn = (offsetSeconds: number) => [{ sourceStart: offsetSeconds, length: 10 }, { sourceStart: 20, length: 20 }];
+  const fiftyOff = leadIn(0.45), fortyOff = leadIn(0.46);
+  // Without the join's onset the clip keeps its lead-in's beats, 50 ms from H: the join's onset decides.
+  assert.equal(trackedLanding(analysis, fiftyOff, hit, 0, 0).landing, 'miss');
+  assert.equal(trackedLanding(analysis, fiftyOff, hit, 0, FAINT_JOIN_SHARE).landing, 'miss');
+  const decided = trackedLanding(analysis, fiftyOff, hit);
+  assert.equal(decided.landing, 'thin');
+  assert.equal(decided.margin, 0);
+  // Where half the join's onset still moves the beats onto H, the landing stays sure.
+  assert.equal(trackedLanding(analysis, fortyOff, hit, 0, FAINT_JOIN_SHARE).landing, 'sure');
+  assert.equal(trackedLanding(analysis, fortyOff, hit).landing, 'sure');
 });
