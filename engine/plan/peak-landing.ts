@@ -253,9 +253,12 @@ export interface HeardClip {
   to: number;
 }
 
+/** The peak rule's window (WINDOW_BEATS beats) at the track's tempo, seconds. */
+const peakWindowSeconds = (analysis: Analysis) => (WINDOW_BEATS * 60) / analysis.tempoBpm;
+
 /** A heard clip of `runs` (the plan's own: ClipPlan.runs) for an edit with H, heard to put its peak at `heardSeconds`. */
 export function heardClip(analysis: Analysis, runs: Run[], hitSeconds: number, heardSeconds: number): HeardClip {
-  const window = (WINDOW_BEATS * 60) / analysis.tempoBpm;
+  const window = peakWindowSeconds(analysis);
   return { runs, heardSeconds, from: Math.min(hitSeconds, heardSeconds) - window, to: Math.max(hitSeconds, heardSeconds) + window };
 }
 
@@ -425,8 +428,7 @@ export function trackedLanding(analysis: Analysis, runs: Run[], hitSeconds: numb
 
 /** Whether a join within the peak rule's window of H decides the landing: with its onset at FAINT_JOIN_SHARE, the clip misses. */
 function joinsDecide(analysis: Analysis, runs: Run[], hitSeconds: number): boolean {
-  const windowSeconds = WINDOW_BEATS * 60 / analysis.tempoBpm;
-  return joinNear(runs, hitSeconds, windowSeconds) && trackedLanding(analysis, runs, hitSeconds, 0, FAINT_JOIN_SHARE).landing === 'miss';
+  return joinNear(runs, hitSeconds, peakWindowSeconds(analysis)) && trackedLanding(analysis, runs, hitSeconds, 0, FAINT_JOIN_SHARE).landing === 'miss';
 }
 
 /** The shifts (in onset phases, ONSET_PHASE_SAMPLES each) a thin landing is checked again at: a quarter hop either way. */
