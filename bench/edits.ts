@@ -75,7 +75,7 @@ function hitDrawOf(variable: string): { name: string; draw: HitDraw } {
 }
 
 /** Edits of one track; `beats` are the true (or best known) beat times of the source. */
-async function editTrack(name: string, pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, edits = EDITS_PER_TRACK, drawHit = HIT_DRAWS.whole) {
+async function editTrack(name: string, pcmLeft: Float32Array, pcmRight: Float32Array, beats: (a: Analysis) => ArrayLike<number>, random: () => number, tally: Tally, drawHit: HitDraw, edits = EDITS_PER_TRACK) {
   const mp3 = await encodeGaplessMp3(pcmLeft, pcmRight);
   const index = indexFrames(mp3);
   const analysis = analysePcm(await decodeAll(mp3, index));
@@ -130,14 +130,14 @@ export async function benchEdits(): Promise<string> {
     const mix = renderTrack(design);
     const beatSeconds = design.barSeconds / 4; // the demo songs are in 4/4, their bars from 0
     const designed = Float64Array.from({ length: Math.ceil(design.durationSeconds / beatSeconds) + 1 }, (_, i) => i * beatSeconds);
-    await editTrack(`demo ${song}`, mix.left, mix.right, () => designed, random, demo, EDITS_PER_TRACK, hits.draw);
+    await editTrack(`demo ${song}`, mix.left, mix.right, () => designed, random, demo, hits.draw);
   }
   lines.push(report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, demo));
   const real = newTally();
   const used: string[] = [];
   for (const { file, pcm } of longRecordings()) {
     used.push(path.basename(file));
-    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, real, EDITS_PER_TRACK, hits.draw);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, real, hits.draw);
     // Stop before the generator decodes one more.
     if (used.length === MAX_RECORDINGS) break;
   }
@@ -191,7 +191,7 @@ export async function benchEditsAll(): Promise<string> {
   for (const { file, pcm } of longRecordings(music.files)) {
     recordings++;
     if (ALL_RECORDINGS_DRIVE !== undefined) masterLoud(pcm.channels, ALL_RECORDINGS_DRIVE);
-    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, tally, ALL_RECORDINGS_EDITS_PER_TRACK, hits.draw);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], ownBeats, random, tally, hits.draw, ALL_RECORDINGS_EDITS_PER_TRACK);
   }
   const master = ALL_RECORDINGS_DRIVE === undefined ? '' : `; mastered loud, drive ${ALL_RECORDINGS_DRIVE}`;
   return [machineLine(), recordings ? report(`all ${music.name} recordings of 60 s or more (${recordings}; our own beats; seed ${ALL_RECORDINGS_SEED}; hit points ${hits.name}${master})`, tally) : NO_RECORDINGS].join('\n');
@@ -210,7 +210,7 @@ async function editChartSongs(random: () => number, drawHit: HitDraw): Promise<s
     names.push(path.basename(dir));
     // Laid on the audio once (a search over shifts), not for every edit.
     let truth: number[] | undefined;
-    await editTrack(dir, pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally, EDITS_PER_TRACK, drawHit);
+    await editTrack(dir, pcm.channels[0], pcm.channels[1], (analysis) => (truth ??= chartBeatsOnAudio(dir, analysis)), random, tally, drawHit);
   }
   return names.length ? report(`rock and metal songs (${names.length}: ${names.join(', ')}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid)';
 }
@@ -222,7 +222,7 @@ async function editModules(random: () => number, drawHit: HitDraw): Promise<stri
   for (const { file, truth, pcm } of trackerModules()) {
     if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
     modules++;
-    await editTrack(file, pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally, EDITS_PER_TRACK, drawHit);
+    await editTrack(file, pcm.channels[0], pcm.channels[1], () => truth.beatSeconds, random, tally, drawHit);
   }
   return modules ? report(`tracker modules (${modules}; true beats from their scores)`, tally) : 'tracker modules: none installed (tecnoballz-data)';
 }
