@@ -1,6 +1,6 @@
-// One JSON line per edit of the edits benches, when EDITS_ROWS names a file: what was asked, what
-// the clip heard and how it ends, so a miss or an ending off the beat can be looked at one by one
-// (the benches' tallies only count them).
+// One JSON line per edit of the edits benches, when EDITS_ROWS names a file: what was asked, where
+// the peak plays and how the clip ends, so a miss or an ending off the beat can be looked at one
+// by one (the benches' tallies only count them).
 import fs from 'node:fs';
 import type { ClipPlan } from '../engine/plan/plan.ts';
 import { offBeatSeconds, planEndSeconds } from '../test/support/edit-ending.ts';
@@ -9,7 +9,7 @@ const ROWS_FILE = process.env.EDITS_ROWS;
 
 type EditRow =
   | { name: string; duration: number; hit: number; refused: true }
-  | { name: string; duration: number; hit: number; heardPeak: number; exact: boolean; onBeat: boolean; plan: ClipPlan; beats: ArrayLike<number> };
+  | { name: string; duration: number; hit: number; exact: boolean; onBeat: boolean; plan: ClipPlan; beats: ArrayLike<number> };
 
 /** Appends the edit's row to EDITS_ROWS (nothing when it is unset). */
 export function editRow(row: EditRow): void {
@@ -25,7 +25,7 @@ function describedRow(row: Exclude<EditRow, { refused: true }>) {
     name: row.name,
     duration: row.duration,
     hit: row.hit,
-    heardPeak: Number(row.heardPeak.toFixed(3)),
+    peakInClip: row.plan.peakInClipSeconds,
     exact: row.exact,
     onBeat: row.onBeat,
     ending: row.plan.ending,

@@ -515,15 +515,27 @@ export interface components {
                 crossfade_ms: number;
             }[];
             hit_point_seconds: number | null;
-            /** @description Where the peak plays in the clip; null when it is not in it. */
+            /** @description Where the track's `peak_seconds` (`GET /tracks/{id}/analysis`) plays in the clip through the plan (its first time); null when it is not in it. */
             peak_in_clip_seconds: number | null;
-            /** @enum {string} */
-            ending: "track_end" | "bar_line" | "cut";
             /**
-             * @description An edit with a hit point: where the plan's check foresees the clip's own peak. `sure`: at H by a clear margin; `thin`: at H by a small one, and the clip, decoded and analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level throughout, or a thin plan whose clips all heard it off H). null for any other clip.
+             * @description `track_end`: in the decay of the track's own ending; `bar_line`: on a bar line; `beat`: on a beat; `cut`: on none (D and H leave a fraction of a beat that neither the clip's start nor the track's ending can take).
+             * @enum {string}
+             */
+            ending: "track_end" | "bar_line" | "beat" | "cut";
+            /**
+             * @description An edit with a hit point: `sure` when the track's peak plays within 25 ms of H, `miss` when it does not (see `hit_point_anchor`). null for any other clip.
              * @enum {string|null}
              */
-            hit_point_landing: "sure" | "thin" | "miss" | null;
+            hit_point_landing: "sure" | "miss" | null;
+            /**
+             * @description An edit with a hit point: what plays at H. `peak`: the track's peak; `entrance`: another section start, where no plan of D seconds can place the peak at H (it lies too near the track's start or end). null for any other clip.
+             * @enum {string|null}
+             */
+            hit_point_anchor: "peak" | "entrance" | null;
+            /** @description The beats the clip plays, clip seconds (3 decimals): for cutting picture to the music. */
+            beats: number[];
+            /** @description The downbeats (bar lines) the clip plays, clip seconds; each is one of `beats`. */
+            downbeats: number[];
         };
         TrackAnalysis: {
             /** @example trk_3f9a1c0b7d2e4a68 */
@@ -787,10 +799,10 @@ export interface components {
          */
         "X-Hit-Point": number;
         /**
-         * @description An edit with a hit point: where its check foresees the clip's own peak (`hit_point_landing` of `POST /clip-plan`): `sure`, `thin` or `miss`.
+         * @description An edit with a hit point: `sure` when the track's peak plays within 25 ms of H, else `miss` (`hit_point_landing` of `POST /clip-plan`).
          * @example sure
          */
-        "X-Hit-Point-Landing": "sure" | "thin" | "miss";
+        "X-Hit-Point-Landing": "sure" | "miss";
         /**
          * @description The clip's plan as a JSON array of `[clip_start, source_start, length]` triples in seconds (3 decimals), in clip order: the `parts` of `POST /clip-plan` for the same body.
          * @example [[0,41.213,30]]
@@ -2697,7 +2709,19 @@ export interface operations {
                      *       "hit_point_seconds": 20,
                      *       "peak_in_clip_seconds": 20,
                      *       "ending": "track_end",
-                     *       "hit_point_landing": "sure"
+                     *       "hit_point_landing": "sure",
+                     *       "hit_point_anchor": "peak",
+                     *       "beats": [
+                     *         0,
+                     *         0.5,
+                     *         1,
+                     *         1.5,
+                     *         2
+                     *       ],
+                     *       "downbeats": [
+                     *         0,
+                     *         2
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ClipPlan"];

@@ -1,5 +1,4 @@
-// A clip: plan it (segment, edit or loop), then make its audio; a thin edit's clip is heard
-// before it is sent, and planned again if it misses (listened-plan.ts). Where the source allows,
+// A clip: plan it (segment, edit or loop), then make its audio. Where the source allows,
 // the inside of each part is copied from the source's own frames and only the clip's edges and
 // its joins are re-encoded (engine/mp3/splice.ts); otherwise the plan is rendered and encoded whole.
 import type { Analysis } from './analysis/analyse.ts';
@@ -8,7 +7,8 @@ import type { FrameIndex } from './mp3/frame-index.ts';
 import { openRangeDecoder } from './mp3/decode.ts';
 import { spliceClip, type SplicePart } from './mp3/splice.ts';
 import { CLIP_SAMPLE_RATE } from './clip-pcm.ts';
-import { heardPeakSeconds, listenedPlan } from './listened-plan.ts';
+import { planClip } from './plan/plan-clip.ts';
+import type { PlanGrid } from './plan/grid.ts';
 import type { ClipPlan, ClipRequest } from './plan/plan.ts';
 import { renderPlanPcm, renderPlanRange, type PlanSource } from './render-plan.ts';
 
@@ -40,34 +40,11 @@ export async function clipAudio(source: PlanSource, plan: ClipPlan, allowSplice 
   return { mp3: await encodeGaplessMp3(left, right), method: 'encode' };
 }
 
-/** The clip of `plan` made as `audio`. */
-function clipOf(plan: ClipPlan, audio: ClipAudio): Clip {
-  return { ...audio, plan, samples: plan.samples };
-}
-
-/**
- * The request's plan, a thin edit's heard before it is taken (listened-plan.ts) on clips made
- * from the source `openSource` gives (asked for only then), and the clip made to hear the plan
- * taken, when it was heard: the clip to send.
- */
-export async function heardPlan(analysis: Analysis, request: ClipRequest, openSource: () => Promise<PlanSource>, allowSplice = true): Promise<{ plan: ClipPlan; clip?: Clip }> {
-  const made = new Map<ClipPlan, ClipAudio>();
-  const hear = async (plan: ClipPlan) => {
-    const audio = await clipAudio(await openSource(), plan, allowSplice);
-    made.set(plan, audio);
-    return heardPeakSeconds(audio.mp3);
-  };
-  const plan = await listenedPlan(analysis, request, hear);
-  const audio = made.get(plan);
-  return { plan, clip: audio && clipOf(plan, audio) };
-}
-
-export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean } = {}): Promise<Clip> {
+export async function makeClip(mp3: Uint8Array, index: FrameIndex, analysis: Analysis, request: ClipRequest, options: { allowSplice?: boolean; grid?: PlanGrid } = {}): Promise<Clip> {
+  const plan = planClip(analysis, request, options.grid);
   const source: PlanSource = { bytes: mp3, index, decoder: await openRangeDecoder() };
-  const allowSplice = options.allowSplice !== false;
   try {
-    const { plan, clip } = await heardPlan(analysis, request, async () => source, allowSplice);
-    return clip ?? clipOf(plan, await clipAudio(source, plan, allowSplice));
+    return { ...(await clipAudio(source, plan, options.allowSplice !== false)), plan, samples: plan.samples };
   } finally {
     source.decoder.close();
   }

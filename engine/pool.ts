@@ -92,8 +92,7 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
       return { ...value, mp3: asBytes(value.mp3) };
     },
     async plan(task) {
-      const value = await run<PlanValue>('plan', task);
-      return value.clip ? { ...value, clip: { ...value.clip, mp3: asBytes(value.clip.mp3) } } : value;
+      return run<PlanValue>('plan', task);
     },
     async warm({ analysis, analysisKey, plansPerThread }) {
       const planned = new Map<number, number>();

@@ -8,6 +8,7 @@
 import type { Analysis } from './analysis/analyse.ts';
 import type { ClipRequest } from './plan/plan.ts';
 import { planClip } from './plan/plan-clip.ts';
+import type { PlanGrid } from './plan/grid.ts';
 import { isEngineError } from './errors.ts';
 import { spreadHitPoint } from './hit-point-spread.ts';
 
@@ -26,11 +27,11 @@ export function warmingRequest(i: number, trackSeconds: number): ClipRequest {
 }
 
 /** Plans warming requests first .. first + count - 1; returns how many made a plan (an impossible request is a typed error, and warms too). */
-export function warmPlans(analysis: Analysis, first: number, count: number): number {
+export function warmPlans(analysis: Analysis, grid: PlanGrid, first: number, count: number): number {
   let planned = 0;
   for (let i = first; i < first + count; i++) {
     try {
-      planClip(analysis, warmingRequest(i, analysis.durationSeconds));
+      planClip(analysis, warmingRequest(i, analysis.durationSeconds), grid);
       planned++;
     } catch (err) {
       if (!isEngineError(err)) throw err;

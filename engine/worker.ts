@@ -5,11 +5,12 @@ import { threadId } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { LRUCache } from 'lru-cache';
 import { indexFrames, type FrameIndex } from './mp3/frame-index.ts';
-import { decodeAll, openRangeDecoder } from './mp3/decode.ts';
+import { decodeAll } from './mp3/decode.ts';
 import { analysePcm, type Analysis } from './analysis/analyse.ts';
 import { deserialiseAnalysis, serialiseAnalysis } from './analysis/serialise.ts';
-import { heardPlan, makeClip } from './clip.ts';
-import type { PlanSource } from './render-plan.ts';
+import { makeClip } from './clip.ts';
+import { planClip } from './plan/plan-clip.ts';
+import { type PlanGrid, planGrid } from './plan/grid.ts';
 import { isEngineError } from './errors.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 import { warmPlans } from './warm-up.ts';
@@ -33,9 +34,6 @@ export interface PlanTask extends AnalysisOfTrack {
   mode?: ClipMode;
   durationSeconds: number;
   hitPointSeconds?: number;
-  /** The track's audio (bytes, or a file of the store): read only when a thin edit is listened to (listened-plan.ts). */
-  mp3?: Uint8Array;
-  path?: string;
 }
 
 /** A batch of warming plans (warm-up.ts) on one track: requests `first` .. `first + count - 1`. */
@@ -51,7 +49,7 @@ export interface WarmValue {
 }
 
 /** A clip task carries the track's audio: it is always read. */
-export type ClipTask = PlanTask & ({ mp3: Uint8Array } | { path: string });
+export type ClipTask = PlanTask & ({ mp3: Uint8Array; path?: undefined } | { path: string; mp3?: undefined });
 
 export interface ClipValue {
   mp3: Uint8Array;
@@ -79,20 +77,24 @@ async function source(task: { mp3?: Uint8Array; path?: string }): Promise<Source
   return loaded;
 }
 
-// Deserialised analyses by track (an analysis is a function of the audio, and deserialising
-// refuses any other version than this engine's). A plan's bar grid is kept with its analysis
-// object (engine/plan/bar-grid.ts), so a track's second plan skips about 1 ms of set-up. The
-// arrays are views of the task's bytes: their length is what an entry holds.
-const analyses = new LRUCache<string, Analysis>({ maxSize: 64 * 1024 * 1024 });
+/** A track's analysis with its planning context (plan/grid.ts), worked out once and kept together. */
+interface PlannedTrack {
+  analysis: Analysis;
+  grid: PlanGrid;
+}
 
-function analysisOf(task: AnalysisOfTrack): Analysis {
-  if (!task.analysisKey) return deserialiseAnalysis(task.analysis);
-  let analysis = analyses.get(task.analysisKey);
-  if (!analysis) {
-    analysis = deserialiseAnalysis(task.analysis);
-    analyses.set(task.analysisKey, analysis, { size: task.analysis.byteLength + 1 });
-  }
-  return analysis;
+// Deserialised analyses by track, each with its planning context (an analysis is a function of
+// the audio, and deserialising refuses any other version than this engine's). The arrays are
+// views of the task's bytes: their length is what an entry holds.
+const tracks = new LRUCache<string, PlannedTrack>({ maxSize: 64 * 1024 * 1024 });
+
+function trackOf(task: AnalysisOfTrack): PlannedTrack {
+  const cached = task.analysisKey ? tracks.get(task.analysisKey) : undefined;
+  if (cached) return cached;
+  const analysis = deserialiseAnalysis(task.analysis);
+  const track = { analysis, grid: planGrid(analysis) };
+  if (task.analysisKey) tracks.set(task.analysisKey, track, { size: task.analysis.byteLength + 1 });
+  return track;
 }
 
 /** Hands the result back to the main thread, transferring (not copying) the listed buffers. */
@@ -126,41 +128,32 @@ function clipRequestOf(task: PlanTask): ClipRequest {
 export function clip(task: ClipTask) {
   return settle(async () => {
     const { bytes, index } = await source(task);
-    const result = await makeClip(bytes, index, analysisOf(task), clipRequestOf(task));
+    const { analysis, grid } = trackOf(task);
+    const result = await makeClip(bytes, index, analysis, clipRequestOf(task), { grid });
     const value: ClipValue = { mp3: result.mp3, plan: result.plan, samples: result.samples, method: result.method };
     return { value, buffers: [result.mp3.buffer] };
   });
 }
 
-/** A plan task's result: the plan, and its clip when the task made it to hear it (a thin edit: listened-plan.ts). */
+/** A plan task's result: the plan the clip task with the same request follows. */
 export interface PlanValue {
   plan: ClipPlan;
-  /** What the clip task with the same request makes: a download of it need not make it again. */
-  clip?: ClipValue;
 }
 
-/**
- * The plan a clip task would follow (POST /clip-plan): a thin edit's clip is made and heard as
- * the clip task's would be (listened-plan.ts), so the plan is the same, and that clip comes back too.
- */
+/** The plan a clip task would follow (POST /clip-plan): planning is deterministic, so it is the same plan. */
 export function plan(task: PlanTask) {
   return settle(async () => {
-    let opened: PlanSource | undefined;
-    // Read and opened once, at the first clip heard (most plans hear none).
-    const openSource = async () => (opened ??= { ...(await source(task)), decoder: await openRangeDecoder() });
-    try {
-      const value: PlanValue = await heardPlan(analysisOf(task), clipRequestOf(task), openSource);
-      return { value, buffers: value.clip ? [value.clip.mp3.buffer] : [] };
-    } finally {
-      opened?.decoder.close();
-    }
+    const { analysis, grid } = trackOf(task);
+    const value: PlanValue = { plan: planClip(analysis, clipRequestOf(task), grid) };
+    return { value, buffers: [] };
   });
 }
 
 /** Warms this thread's plan code (warm-up.ts) before traffic comes. */
 export function warm(task: WarmTask) {
   return settle(async () => {
-    const value: WarmValue = { threadId, planned: warmPlans(analysisOf(task), task.first, task.count) };
+    const { analysis, grid } = trackOf(task);
+    const value: WarmValue = { threadId, planned: warmPlans(analysis, grid, task.first, task.count) };
     return { value, buffers: [] };
   });
 }

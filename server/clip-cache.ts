@@ -7,8 +7,6 @@ export interface ClipCache {
   get(key: string, make: () => Promise<ClipValue>): Promise<ClipValue>;
   /** The cached clip, if any, without making one. */
   peek(key: string): ClipValue | undefined;
-  /** A clip made elsewhere for `key` (a plan task that heard it), kept unless one is kept or being made already. */
-  offer(key: string, clip: ClipValue): void;
   stats(): { entries: number; bytes: number; hits: number; misses: number; shared: number };
 }
 
@@ -46,9 +44,6 @@ export function createClipCache(maxBytes: number): ClipCache {
       const cached = cache.get(key);
       if (cached) hits++;
       return cached;
-    },
-    offer(key, clip) {
-      if (maxBytes > 0 && !cache.has(key) && !making.has(key)) cache.set(key, clip);
     },
     stats: () => ({ entries: cache.size, bytes: cache.calculatedSize ?? 0, hits, misses, shared }),
   };

@@ -90,7 +90,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const catalog = {
     search: searchEndpoint({ search, secret, baseUrl }),
     analysis: trackAnalysisEndpoint({ tracks }),
-    clipPlan: clipPlanEndpoint({ tracks, engine, clips, storeDir }),
+    clipPlan: clipPlanEndpoint({ tracks, engine }),
     download: downloadTrackEndpoint({ tracks, engine, clips, storeDir }),
   };
   const routes: Route[] = [

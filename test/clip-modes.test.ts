@@ -6,17 +6,17 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API } from './support/http.ts';
 import { climaxPiece, drumPattern } from './support/synth.ts';
-import { analysePcm } from '../engine/analysis/analyse.ts';
-import { LANDING_SECONDS } from '../engine/plan/peak-landing.ts';
+import { LANDING_SECONDS } from '../engine/plan/plan.ts';
 import { decodeMp3 } from './support/audio.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { storePath } from '../catalog/store.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { planMatchesAudio } from './support/plan-audio.ts';
-import { ONSET_PHASE_SAMPLES } from '../engine/analysis/frames.ts';
 
-/** Where an edit's plan says its peak plays, against H: under an onset phase, plus the 3-decimal rounding. */
-const PEAK_PLACEMENT_SECONDS = ONSET_PHASE_SAMPLES / 44100 + 0.0005;
+/** Where an edit's plan says its peak plays, against H: the part that plays it is placed to the sample, then rounded to 3 decimals. */
+const PEAK_PLACEMENT_SECONDS = 0.0005 + 1 / 44100;
+/** An inner join's bar lines move onto the MP3 frame grid by at most half a frame (engine/plan/frame-align.ts). */
+const JOIN_ON_LINE_SECONDS = 576 / 44100 + 0.001;
 
 let server: TestServer;
 let track: { id: string; audio_sha256: string };
@@ -93,9 +93,18 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     assert.equal(await credits(key), before, 'a repeated /clip-plan costs nothing');
     assert.equal(p.mode, body.mode ?? 'segment');
     assert.equal(p.duration_seconds, body.duration_seconds);
-    assert.ok(['track_end', 'bar_line', 'cut'].includes(p.ending));
+    assert.ok(['track_end', 'bar_line', 'beat', 'cut'].includes(p.ending));
     const edit = body.mode === 'edit' && body.hit_point_seconds !== undefined;
-    assert.ok(edit ? ['sure', 'thin'].includes(p.hit_point_landing) : p.hit_point_landing === null, `hit_point_landing ${p.hit_point_landing}`);
+    assert.equal(p.hit_point_landing, edit ? 'sure' : null, `hit_point_landing ${p.hit_point_landing}`);
+    assert.equal(p.hit_point_anchor, edit ? 'peak' : null);
+    assert.ok(p.beats.length > 0 && p.beats.every((t: number) => t >= 0 && t <= body.duration_seconds), 'the beats in clip time');
+    assert.ok(p.downbeats.every((t: number) => p.beats.some((b: number) => Math.abs(b - t) < 0.002)), 'every downbeat is one of the beats');
+    // Every inner join leaves a bar line and enters one: the clip keeps the beat across it.
+    for (const [i, part] of p.parts.entries()) {
+      if (i === 0) continue;
+      const seam = part.clip_start + part.crossfade_ms / 2000;
+      assert.ok(p.downbeats.some((t: number) => Math.abs(t - seam) <= JOIN_ON_LINE_SECONDS), `${JSON.stringify(body)}: the join at ${seam.toFixed(3)} s is on a downbeat of the clip (${p.downbeats.join(', ')})`);
+    }
     const clip = await post(key, '/download-track', body);
     assert.equal(clip.status, 200);
     assert.equal(await credits(key), before - 1);
@@ -112,25 +121,21 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
   }
 });
 
-test('hit_point_landing tells the truth: on a drum loop at one level the clip hears its peak elsewhere ("miss"), where it says it lands it does', async () => {
+test('hit_point_landing tells the truth: "sure" exactly where the track\'s peak plays within 25 ms of H, and what was placed at H is named', async () => {
   const key = await server.newKey('pro');
-  const verdicts: string[] = [];
   for (const [duration, hit] of [[30, 12], [20, 5], [45, 30], [30, 2], [30, 21]]) {
     for (const [id, what] of [[flatLoop.id, 'drum loop'], [track.id, 'climax piece']] as const) {
       const body = { track_id: id, duration_seconds: duration, hit_point_seconds: hit, mode: 'edit' };
       const plan = await post(key, '/clip-plan', body);
       assert.equal(plan.status, 200, JSON.stringify(plan.json()));
-      const landing = plan.json().hit_point_landing;
+      const p = plan.json();
       const clip = await post(key, '/download-track', body);
       assert.equal(clip.status, 200);
-      assert.equal(clip.headers.get('x-hit-point-landing'), landing);
-      const heard = analysePcm(await decodeMp3(clip.bytes)).peakSeconds;
-      const landed = Math.abs(heard - hit) <= LANDING_SECONDS;
-      assert.equal(landed, landing !== 'miss', `${what} D=${duration} H=${hit}: hit_point_landing ${landing}, the clip hears its peak at ${heard.toFixed(3)} s`);
-      verdicts.push(`${what} ${landing}`);
+      assert.equal(clip.headers.get('x-hit-point-landing'), p.hit_point_landing);
+      const landed = p.peak_in_clip_seconds !== null && Math.abs(p.peak_in_clip_seconds - hit) <= LANDING_SECONDS;
+      assert.equal(p.hit_point_landing, landed ? 'sure' : 'miss', `${what} D=${duration} H=${hit}: peak at ${p.peak_in_clip_seconds}`);
+      assert.equal(landed, p.hit_point_anchor === 'peak', `${what} D=${duration} H=${hit}: anchor ${p.hit_point_anchor}`);
+      if (what === 'climax piece') assert.equal(p.hit_point_landing, 'sure', `${what} D=${duration} H=${hit}`);
     }
   }
-  // The loop has no climax to place: most of its edits say so (a hit point in the first seconds can still land on the first downbeat).
-  assert.ok(verdicts.filter((v) => v === 'drum loop miss').length >= 3, verdicts.join(', '));
-  assert.ok(verdicts.filter((v) => v.startsWith('climax piece')).every((v) => v === 'climax piece sure' || v === 'climax piece thin'), verdicts.join(', '));
 });

@@ -1,7 +1,7 @@
 // What an edit without a hit point should contain: the track's representative energy and, when
 // it fits, its climax (as segment mode does).
 import type { Run } from './plan.ts';
-import { type BarGrid, rmsBetween } from './bar-grid.ts';
+import { type PlanGrid, rmsBetween } from './grid.ts';
 
 /** Energy above the track's mean counts up to this ratio. */
 const MAX_ENERGY_RATIO = 1.3;
@@ -10,11 +10,12 @@ const CLIMAX_WORTH = 0.8;
 /** The climax counts as contained when it has this many seconds of the clip before and after it. */
 const CLIMAX_MARGIN_SECONDS = 2;
 
-export function contentWorth(grid: BarGrid, runs: Run[]): number {
+/** How much of what the track is about the runs play: its energy, and its climax with room around it. */
+export function contentWorth(grid: PlanGrid, runs: Run[]): number {
   const trackRms = rmsBetween(grid, 0, grid.trackSeconds) || 1e-9;
   let weighted = 0, total = 0, clipTime = 0;
   let climaxAt: number | undefined;
-  const peak = grid.analysis.peakSeconds;
+  const peak = grid.peakSeconds;
   for (const run of runs) {
     weighted += rmsBetween(grid, run.sourceStart, run.sourceStart + run.length) * run.length;
     total += run.length;

@@ -1,53 +1,31 @@
-// Where a clip may start and end, and what each choice costs (lower is better). Music can start
-// on the track's start, a section's downbeat, any downbeat, or a pickup into a downbeat from a
-// quiet moment of the bar before; it ends best with the track's own ending.
+// Where a clip may start and end, and what each choice costs (lower is better). Music starts best
+// on the track's start or a section's downbeat, well on any downbeat, and otherwise as a pickup
+// into a downbeat from a quiet moment of the bar before. It ends best with the track's own ending
+// (anywhere in the decay after its last attack), else on a bar line, else on a beat.
 import type { Ending } from './plan.ts';
-import { type BarGrid, barAt, isSectionStart, lineOnsetShare, onsetRatio } from './bar-grid.ts';
-import { unsteadyShare } from './beat-steadiness.ts';
-import { offTheGrid } from './grid-ending.ts';
+import { type PlanGrid, barAt, isSectionStart, nearestIndex, onsetRatio, rmsBetween } from './grid.ts';
 
-/** Within this many seconds a time counts as on a bar line (the issue's 20 ms tolerance). */
+/** Within this many seconds a time counts as on a bar line or a beat. */
 export const ON_LINE_SECONDS = 0.02;
-/** Start costs: a section downbeat or the track's start is ideal; a plain downbeat is good. */
 const PLAIN_DOWNBEAT_COST = 0.3;
 const PICKUP_COST = 0.4;
 /** A pickup that starts on a strong onset (mid-note) costs this much more per median onset. */
 const PICKUP_ONSET_COST = 0.4;
 const MAX_ONSET_RATIO = 2;
-/** End costs: a bar line instead of the track's ending, and a cut that lands on neither (worse than any join: it ends mid-beat). */
+/** An ending in the track's decaying tail costs up to this much, as loud as the tail still is where it is cut. */
+const TAIL_CUT_COST = 0.6;
 const BAR_LINE_END_COST = 0.8;
-/**
- * A bar-line ending costs this much more when every beat period around the line strays from the
- * track's (beat-steadiness.ts), in proportion to the share that do: the plan then ends at another
- * bar line. Module edits (`npm run bench -- edits`): on a true beat 79 -> 80 of 84, and 219 -> 220
- * of 224 on a larger draw, landing unchanged.
- */
-const UNSTEADY_END_COST = 1;
-/**
- * A bar-line ending costs up to this much more when little is heard on the line: its onset under
- * WEAK_LINE_SHARE of the track's median bar line's, the cost rising as it falls to none. Where the
- * beat tracker has the music's tempo or phase wrong, its bar lines fall between the notes: of the
- * tracker modules' bar lines (true beats from their scores, .scratch/lineonset.mts), those with an
- * onset under 0.35 of the median were on a true beat 41 times in 93, those above 88-98%. The
- * cost starts at half the median, so that a line at 0.35 already pays a third of it.
- */
-const WEAK_LINE_END_COST = 1;
-const WEAK_LINE_SHARE = 0.5;
-/**
- * A bar-line ending costs this much more when the line is off the one beat grid where the
- * tracker's beats slid half a beat from it (grid-ending.ts): there one of the two is wrong, and on
- * music whose true beats are known it is mostly the tracker. Bar lines after the peak on the
- * tracker modules and the Frets on Fire songs (.scratch/lineagree.mts, 2026-12-03): the tracker's
- * lines where the two disagree on a true beat 29 of 136 times, the grid's there 109 of 135, either
- * where they agree 97%, the tracker's on pieces without such a slide 90%.
- */
-const OFF_GRID_END_COST = 1;
-const CUT_END_COST = 3;
-/** The ending may lose at most this share of the decay after its last bar, cost rising to 1. */
-const DECAY_TRIM_COST = 1;
+const BEAT_END_COST = 1.4;
+/** An end on no beat is heard as a mistake: worse than any join. */
+const CUT_END_COST = 4;
+/** An end on a bar line or beat of low confidence costs up to this much more. */
+const DOUBTFUL_END_COST = 1;
+/** The window (seconds) whose loudness is what a cut in the tail is heard by. */
+const CUT_WINDOW_SECONDS = 0.05;
 
-export function startCost(grid: BarGrid, s0: number): number {
-  if (s0 < ON_LINE_SECONDS) return 0; // the track's start
+/** Cost of a clip that starts at source time `s0`: the track's start, a downbeat, or a pickup. */
+export function startCost(grid: PlanGrid, s0: number): number {
+  if (s0 < ON_LINE_SECONDS) return 0;
   const bar = barAt(grid, s0 + ON_LINE_SECONDS);
   if (bar >= 0 && Math.abs(grid.lines[bar] - s0) < ON_LINE_SECONDS) return isSectionStart(grid, grid.lines[bar]) ? 0 : PLAIN_DOWNBEAT_COST;
   return PICKUP_COST + PICKUP_ONSET_COST * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, s0));
@@ -59,20 +37,19 @@ export interface EndChoice {
 }
 
 /** The ending of a clip whose last part stops at source time `end`. */
-export function endChoice(grid: BarGrid, end: number): EndChoice {
-  const lastLine = grid.lines[grid.bars];
-  if (end >= lastLine - ON_LINE_SECONDS) {
-    // The last bar plays whole, then its decay, trimmed at most to the bar line.
-    const decay = grid.trackSeconds - lastLine;
-    const trimmed = decay > 0 ? Math.max(0, grid.trackSeconds - end) / decay : 0;
-    return { cost: DECAY_TRIM_COST * Math.min(1, trimmed), ending: 'track_end' };
+export function endChoice(grid: PlanGrid, end: number): EndChoice {
+  if (end >= grid.tailStart - ON_LINE_SECONDS && end <= grid.trackSeconds + ON_LINE_SECONDS) {
+    const attack = rmsBetween(grid, grid.tailStart - CUT_WINDOW_SECONDS, grid.tailStart) || 1e-9;
+    const atCut = end >= grid.trackSeconds - ON_LINE_SECONDS ? 0 : rmsBetween(grid, end - CUT_WINDOW_SECONDS, end);
+    return { cost: TAIL_CUT_COST * Math.min(1, atCut / attack), ending: 'track_end' };
   }
   const bar = barAt(grid, end + ON_LINE_SECONDS);
-  if (bar >= 0 && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) {
-    const { beatTimesSeconds, frameRate } = grid.analysis;
-    const weak = Math.max(0, 1 - lineOnsetShare(grid, grid.lines[bar]) / WEAK_LINE_SHARE);
-    const offGrid = offTheGrid(grid.analysis, grid.lines[bar]) ? OFF_GRID_END_COST : 0;
-    return { cost: BAR_LINE_END_COST + UNSTEADY_END_COST * unsteadyShare(beatTimesSeconds, grid.beatSeconds, frameRate, grid.lines[bar]) + WEAK_LINE_END_COST * weak + offGrid, ending: 'bar_line' };
+  if (bar >= 0 && bar < grid.bars && Math.abs(grid.lines[bar] - end) < ON_LINE_SECONDS) {
+    return { cost: BAR_LINE_END_COST + DOUBTFUL_END_COST * (1 - grid.lineConfidence[bar]), ending: 'bar_line' };
   }
-  return { cost: CUT_END_COST + 0.3 * Math.min(MAX_ONSET_RATIO, onsetRatio(grid, end)), ending: 'cut' };
+  const beat = nearestIndex(grid.beats, end);
+  if (beat >= 0 && Math.abs(grid.beats[beat] - end) < ON_LINE_SECONDS) {
+    return { cost: BEAT_END_COST + DOUBTFUL_END_COST * (1 - grid.beatConfidence[beat]), ending: 'beat' };
+  }
+  return { cost: CUT_END_COST, ending: 'cut' };
 }

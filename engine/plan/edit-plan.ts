@@ -1,296 +1,209 @@
-// Edit mode: exactly D seconds of the track's own bars. Without a hit point: the best start
-// (section downbeat, track start, or a pickup from a quiet moment), the track's ending, and the
-// join between them where two bars sound alike. With a hit point H: the peak lands at H (< 2.9 ms;
-// up to 15 ms more where its clip would hear it a frame or more off H: centred-landing.ts), by the
-// search around the track's peak (anchored-edit.ts), else around other entrances
-// (anchor-with-room.ts), else where a missed plan's clip hears its peak, else around any beat whose
-// plain window lands (window-anchors.ts).
-import type { Analysis } from '../analysis/analyse.ts';
+// Edit mode: exactly D seconds of the track's own bars, as one search: candidates (an anchor, the
+// lead-ins before it, the endings after it), one cost each, the cheapest of each side taken.
+//
+// Every inner join lies on a bar line at both of its sides, so the music keeps its beat across
+// it. The fractions of a beat that D and H leave over fall where they are not heard as a stumble:
+// the clip's start (a pickup into the bar that follows) and its end (the decay of the track's own
+// ending). Where the end cannot take it, the edit ends on a bar line or a beat if one is at D, and
+// otherwise cuts (`ending: 'cut'`): it never joins off the grid.
+//
+// With a hit point H, the anchor plays at H: the track's peak, or where no plan can place the peak
+// there (too near the track's start or end for D and H), the loudest section start that can be
+// (`hitPointAnchor: 'entrance'`). Without one, the clip's start is the anchor, at clip time 0 or a
+// pickup before it.
 import { EngineError } from '../errors.ts';
-import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
-import { type BarGrid, barGrid, sameBar, seamCost } from './bar-grid.ts';
-import { endChoice, startCost } from './edges.ts';
+import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, type Run, planOf } from './plan.ts';
+import { type PlanGrid, barAt, rmsBetween, seamCost } from './grid.ts';
+import { ON_LINE_SECONDS, endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { type HeardClip, LANDING_SECONDS, STEADINESS_SHIFTS, trackedPeakSeconds, withHeardClips } from './peak-landing.ts';
-import { type Choice, JOIN_COST, MIN_PART_SECONDS } from './edit-choice.ts';
-import { type Anchored, STEADY, anchoredEdit, assurance, surer } from './anchored-edit.ts';
-import { anchoredAt, heardAnchor, heardSourceSeconds, otherAnchors } from './anchor-with-room.ts';
-import { shiftedLanding } from './shifted-landing.ts';
-import { centredLanding } from './centred-landing.ts';
-import { windowAnchorPlans, windowSearch } from './window-anchors.ts';
-import { onGridEnding } from './grid-ending.ts';
-import { beatEndingForCut } from './cut-ending-repair.ts';
+import { firstAtOrAfter } from '../analysis/beats.ts';
 
-function better<T extends { cost: number }>(a: T | undefined, b: T): T {
-  return !a || b.cost < a.cost ? b : a;
+/** Every join costs this much on top of how its bars differ: fewer joins are better. */
+export const JOIN_COST = 0.3;
+/** No part shorter than this: shorter ones sound like stutters. */
+export const MIN_PART_SECONDS = 0.5;
+/** The anchor's run plays at least this many bar lines past the anchor before it may join away on a bar line; before that, on a beat. */
+const ANCHOR_BARS = 1;
+/** A join on a beat inside a bar costs this much more than one on a bar line. */
+const MID_BAR_JOIN_COST = 0.3;
+/** The run that ends a clip may be this short: the ending's own decay, or its last beat. */
+const MIN_LAST_PART_SECONDS = 0.2;
+/** The run into the anchor may start this many bars before the anchor's bar (a build, a lead-in). */
+const MAX_LEAD_IN_BARS = 8;
+/** Bars played before the anchor should be quieter than this share of the anchor's bar... */
+const LEAD_LOUDNESS_SHARE = 0.9;
+/** ...each share louder costing this much. */
+const LOUD_LEAD_COST = 2;
+/** A join between bar lines of low beat confidence costs up to this much more. */
+const DOUBTFUL_JOIN_COST = 1;
+/** A clip without a hit point may start up to this many seconds before a downbeat (a pickup). */
+const MAX_PICKUP_SECONDS = 2;
+
+/** The runs before the anchor's run, where that run starts (source seconds), and what they cost. */
+interface Lead {
+  runs: Run[];
+  bodyStart: number;
+  cost: number;
 }
 
-/** Without a hit point: one run, or a start run joined to a run that ends with the track. */
-function freeEdit(grid: BarGrid, duration: number): Choice | undefined {
-  const { lines, bars, trackSeconds } = grid;
-  let best: Choice | undefined;
-  const starts = [0, trackSeconds - duration, ...lines.subarray(0, bars)];
-  for (const s0 of starts) {
-    if (s0 < 0 || s0 > trackSeconds - duration + 1e-9) continue;
-    const runs = [{ sourceStart: s0, length: duration }];
-    const end = endChoice(grid, s0 + duration);
-    best = better(best, { cost: startCost(grid, s0) + end.cost - contentWorth(grid, runs), runs, ending: end.ending });
+/** Where the anchor's run stops (source seconds), the runs after it, the ending, and what they cost. */
+interface Tail {
+  bodyEnd: number;
+  runs: Run[];
+  ending: Ending;
+  cost: number;
+}
+
+/** The cheaper of two candidates (the first on a tie). */
+function cheaper<T extends { cost: number }>(a: T, b: T | undefined): T;
+function cheaper<T extends { cost: number }>(a: T | undefined, b: T | undefined): T | undefined;
+function cheaper<T extends { cost: number }>(a: T | undefined, b: T | undefined): T | undefined {
+  return !a || (b && b.cost < a.cost) ? b : a;
+}
+
+/** Cost of a join out at bar line `out`, into bar line `into`; undefined when the join would sound wrong. */
+function joinCost(grid: PlanGrid, out: number, into: number): number | undefined {
+  const seam = seamCost(grid, out, into);
+  if (seam === undefined) return undefined;
+  return JOIN_COST + seam + DOUBTFUL_JOIN_COST * (1 - Math.min(grid.lineConfidence[out], grid.lineConfidence[into]));
+}
+
+/**
+ * Lead-ins of an anchor at source `anchor` played at clip time `at`: the track itself up to the
+ * anchor, or a run of other bars ending at a bar line and joined to a bar line before the anchor.
+ */
+function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
+  const anchorBar = barAt(grid, anchor);
+  const anchorRms = grid.barRms[Math.max(0, anchorBar)] || 1e-9;
+  const loudness = (from: number, to: number) => LOUD_LEAD_COST * Math.max(0, rmsBetween(grid, from, to) / anchorRms - LEAD_LOUDNESS_SHARE);
+  let best: Lead | undefined;
+  if (anchor - at >= -1e-6) {
+    const start = Math.max(0, anchor - at);
+    best = { runs: [], bodyStart: start, cost: startCost(grid, start) + loudness(start, anchor) };
   }
-  for (let e = 1; e < bars; e++) {
-    const ending = trackSeconds - lines[e];
-    const lead = duration - ending;
-    if (lead < MIN_PART_SECONDS) continue;
-    for (let x = 1; x < e; x++) {
-      const s0 = lines[x] - lead;
-      const seam = s0 >= 0 ? seamCost(grid, x, e) : undefined;
-      if (seam === undefined) continue;
-      const runs = [{ sourceStart: s0, length: lead }, { sourceStart: lines[e], length: ending }];
-      best = better(best, { cost: startCost(grid, s0) + JOIN_COST + seam - contentWorth(grid, runs), runs, ending: 'track_end' as const });
+  for (let u = anchorBar; u >= Math.max(1, anchorBar - MAX_LEAD_IN_BARS); u--) {
+    const leadSeconds = at - (anchor - grid.lines[u]);
+    if (leadSeconds < MIN_PART_SECONDS) continue;
+    for (let a = 1; a < grid.bars; a++) {
+      const from = grid.lines[a] - leadSeconds;
+      // The lead-in never plays the anchor's bar: the anchor is first heard at H.
+      if (from < 0 || a === u || (from < grid.lines[anchorBar + 1] && grid.lines[a] > grid.lines[Math.max(0, anchorBar)])) continue;
+      const edges = startCost(grid, from) + loudness(from, grid.lines[a]);
+      if (best && edges + JOIN_COST >= best.cost) continue;
+      const join = joinCost(grid, a, u);
+      if (join === undefined) continue;
+      best = cheaper(best, { runs: [{ sourceStart: from, length: leadSeconds }], bodyStart: grid.lines[u], cost: edges + join });
     }
   }
   return best;
 }
 
-/**
- * Plans checked per other anchor: the cheapest few, so that a plan no anchor lands stays within
- * a few ms (8 each for 2 anchors: 121 -> 123 of 132 held-out edits land, over 4 each).
- */
-const OTHER_ANCHOR_CHECKS = 8;
+/** Cost of a join that leaves at beat `out` and goes on at beat `into` (beat indices), judged by the bars they lie in. */
+function beatJoinCost(grid: PlanGrid, out: number, into: number): number | undefined {
+  const { beats } = grid;
+  const onLine = grid.beatInBar[out] === 0;
+  // Leaving on a bar line: the bar before it was the last played; mid-bar, the bar it lies in.
+  const outLine = barAt(grid, beats[out] + 1e-3) + (onLine ? 0 : 1);
+  const seam = seamCost(grid, Math.min(outLine, grid.bars - 1), barAt(grid, beats[into] + 1e-3));
+  if (seam === undefined) return undefined;
+  return JOIN_COST + (onLine ? 0 : MID_BAR_JOIN_COST) + seam + DOUBTFUL_JOIN_COST * (1 - Math.min(grid.beatConfidence[out], grid.beatConfidence[into]));
+}
 
 /**
- * Rounds of anchoring where the last plan's clip hears its peak (heardAnchor), at most: a clip's
- * peak moves with what plays around it, so a plan anchored where one clip heard its peak may hear
- * it elsewhere again. Held-out edits of recordings (`npm run bench -- edits-all`): 278 -> 296 of
- * 324 land, none lost; of those still missing after the first round, later ones landed a few
- * more (2 at the second, 2 at the fourth, on 40 such edits).
+ * Endings after an anchor at source `anchor` played at clip time `at`, for a clip of `duration`:
+ * the track itself on to the clip's end, or a join at a beat after the anchor (a bar line, or a
+ * beat of the bar after the anchor's when little of the clip is left) into the beat at the same
+ * place of another bar, the track then playing to the clip's end.
  */
-const HEARD_ANCHOR_ROUNDS = 4;
-/**
- * Plans checked per heard anchor (4 landed as many held-out edits as 8). With the rounds, a plan
- * that lands nowhere costs at most 5 tracked peaks and 16 checks more: about 20 ms on a 60 s edit;
- * with a wide search per anchor (64 screens, 3 tracked: ~7 ms each), at most about 70 ms.
- */
-const HEARD_ANCHOR_CHECKS = 4;
-
-/**
- * From a plan that lands nowhere (`best`), or whose clip a quarter hop off lands nowhere
- * (steadierThan), whose clip's own analysis puts its peak at `trackedPeak` (not at H): the edit
- * anchors where that clip hears its peak (heardAnchor; never an anchor in `tried`, source
- * seconds), then where that plan's clip hears its, until a plan lands, no new anchor is heard, or
- * HEARD_ANCHOR_ROUNDS are spent. The first that lands, else undefined.
- */
-function followHeardAnchors(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, tried: number[], cutEndings: boolean): Anchored | undefined {
-  let from = best;
-  let heardPeak: number | undefined = trackedPeak;
-  for (let round = 0; heardPeak !== undefined; round++) {
-    // Not checked at the other onset phases: not steady (steadierThan passes a thin plan as `best`).
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak, steady: false };
-    const heard = round < HEARD_ANCHOR_ROUNDS ? heardAnchor(grid, from.choice.runs, hit, heardPeak, tried) : undefined;
-    if (!heard) break;
-    tried.push(heard.analysis.peakSeconds);
-    const found = anchoredEdit({ ...grid, analysis: heard.analysis }, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, sourceBeatHit: heard.sourceBeatHit, cutEndings });
-    if (!found) continue; // no plan on that anchor: the next round hears the same clip's other anchor, if any
-    if (found.landing !== 'miss') return found;
-    from = found;
-    heardPeak = trackedPeakSeconds(grid.analysis, from.choice.runs, from.peakSeconds);
+function endings(grid: PlanGrid, anchor: number, at: number, duration: number): Tail | undefined {
+  const { beats } = grid;
+  const after = duration - at;
+  let best: Tail | undefined;
+  if (anchor + after <= grid.trackSeconds + 1e-6) {
+    const end = endChoice(grid, anchor + after);
+    best = { bodyEnd: anchor + after, runs: [], ending: end.ending, cost: end.cost };
   }
-  return undefined;
-}
-
-/**
- * Rounds of planning again on the same anchor without the entrance a missed plan's clip heard as
- * its peak, at most (each ~5-10 ms on a 60 s edit, only for plans that land nowhere else).
- */
-const RIVAL_ROUNDS = 3;
-
-/**
- * From a plan that lands nowhere (`best`, whose clip hears its peak at `trackedPeak`, or whose
- * clip does a quarter hop off: steadierThan; after followHeardAnchors): the same anchor again,
- * with plans that do not play the entrance its clip heard as its peak (a rise later in the run
- * through the climax that the clip, starting where it does, hears as bigger; anchored there, it
- * lacks the room before or after it), then without the one the next plan's clip hears, for
- * RIVAL_ROUNDS. Plans on another anchor avoid the track's own
- * peak too. The first that lands, else undefined. Held out (warzone2100-music and supertux-data,
- * 69 pieces, 4 edits each, seed 4242): 266 -> 268 of 276 land; the tuned recordings' draws unchanged.
- */
-function withoutHeardRivals(grid: BarGrid, duration: number, hit: number, best: Anchored, trackedPeak: number, cutEndings: boolean): Anchored | undefined {
-  const { analysis } = grid;
-  const anchor = { ...grid, analysis: anchoredAt(analysis, best.peakSeconds) };
-  const avoid = best.peakSeconds === analysis.peakSeconds ? undefined : [analysis.peakSeconds];
-  const rivals: number[] = [];
-  let from = best;
-  let heardPeak: number | undefined = trackedPeak;
-  for (let round = 0; round < RIVAL_ROUNDS; round++) {
-    // `best`'s own peak was worked out and found off H by the caller; each later plan's is worked out here.
-    if (round > 0) heardPeak = trackedPeakSeconds(analysis, from.choice.runs, from.peakSeconds);
-    if (heardPeak === undefined) break;
-    if (Math.abs(heardPeak - hit) <= LANDING_SECONDS) return { ...from, landing: 'thin', heardSeconds: heardPeak, steady: false };
-    const rival = heardSourceSeconds(analysis, from.choice.runs, heardPeak);
-    if (rival === undefined || [best.peakSeconds, ...(avoid ?? []), ...rivals].some((t) => sameBar(grid, t, rival))) break;
-    rivals.push(rival);
-    const found = anchoredEdit(anchor, duration, hit, { maxChecks: HEARD_ANCHOR_CHECKS, avoid, without: rivals, cutEndings });
-    if (!found) break;
-    if (found.landing !== 'miss') return found;
-    from = found;
-  }
-  return undefined;
-}
-
-/**
- * A plan that lands nowhere by the checks it had (`best`): its clip is beat-tracked at the full
- * rate once, and if its peak is at H after all, it is taken (a miss on the source's beats or the
- * coarse beats that full tracking does not confirm: 20 of 1,500 plans of the demo songs, whose
- * designed climax then plays at H). Otherwise the anchors its clip hears (followHeardAnchors),
- * then its anchor without the entrances its clips hear instead (withoutHeardRivals), both from
- * that one tracked peak; the first that lands, else `best`.
- */
-function afterMiss(grid: BarGrid, duration: number, hit: number, best: Anchored, tried: number[], cutEndings = false): Anchored {
-  const trackedPeak = trackedPeakSeconds(grid.analysis, best.choice.runs, best.peakSeconds);
-  if (trackedPeak === undefined) return best;
-  if (Math.abs(trackedPeak - hit) <= LANDING_SECONDS) return { ...best, landing: 'thin', heardSeconds: trackedPeak };
-  return followHeardAnchors(grid, duration, hit, best, trackedPeak, tried, cutEndings) ?? withoutHeardRivals(grid, duration, hit, best, trackedPeak, cutEndings) ?? best;
-}
-
-/**
- * For a thin landing that is not steady (`thin`): the window anchors' plans, then the searches a
- * miss makes (followHeardAnchors, then withoutHeardRivals) from where its clip hears the peak when
- * its parts play a quarter hop earlier or later (peak-landing.ts STEADINESS_SHIFTS); the first
- * steady or sure landing they find, else `thin`.
- */
-function steadierThan(grid: BarGrid, duration: number, hit: number, thin: Anchored, tried: number[]): Anchored {
-  let best = surer(thin, windowAnchorPlans(grid, duration, hit, tried));
-  for (const shift of STEADINESS_SHIFTS) {
-    if (assurance(best) >= STEADY) return best;
-    const heard = trackedPeakSeconds(grid.analysis, thin.choice.runs, thin.peakSeconds, shift);
-    if (heard === undefined || Math.abs(heard - hit) <= LANDING_SECONDS) continue;
-    // `tried` is shared: the anchors one shift's clip heard are not planned again for the other.
-    // The heard rivals only when no heard anchor lands at all, as after a miss (afterMiss).
-    best = surer(best, followHeardAnchors(grid, duration, hit, thin, heard, tried, false) ?? withoutHeardRivals(grid, duration, hit, thin, heard, false));
+  const anchorBar = barAt(grid, anchor);
+  const midBarUntil = grid.lines[Math.min(grid.bars, anchorBar + 1 + ANCHOR_BARS)] ?? grid.trackSeconds;
+  // The anchor's run plays at least the anchor's own beat.
+  for (let v = firstAtOrAfter(beats, anchor + ON_LINE_SECONDS); v < beats.length; v++) {
+    const phase = grid.beatInBar[v];
+    if (phase < 0 || (phase !== 0 && beats[v] >= midBarUntil) || (phase === 0 && barAt(grid, beats[v] + 1e-3) < anchorBar + ANCHOR_BARS)) continue;
+    const rest = duration - (at + beats[v] - anchor);
+    if (rest < MIN_LAST_PART_SECONDS) break;
+    for (let w = 0; w < beats.length; w++) {
+      const end = beats[w] + rest;
+      if (end > grid.trackSeconds + 1e-6) break;
+      if (w === v || grid.beatInBar[w] !== phase) continue;
+      const ending = endChoice(grid, end);
+      if (best && ending.cost + JOIN_COST >= best.cost) continue;
+      const join = beatJoinCost(grid, v, w);
+      if (join === undefined) continue;
+      best = cheaper(best, { bodyEnd: beats[v], runs: [{ sourceStart: beats[w], length: rest }], ending: ending.ending, cost: ending.cost + join });
+    }
   }
   return best;
 }
 
-/**
- * The track's peak, then other entrances in turn (anchor-with-room.ts): the first plan that surely
- * lands, else the first steady thin landing (anchored-edit.ts assurance), else the first that
- * lands (the track's own peak's thin landing first), else the plan on the track's peak that
- * missed (on another anchor when that one could not be planned at all); and
- * the other anchors tried (none when the track's peak surely lands; `known` when already worked
- * out). With `cutEndings`, plans only with the ending cut mid-beat (after-peak.ts cutEndingKinds).
- */
-function onAnchors(grid: BarGrid, duration: number, hit: number, cutEndings = false, known?: Analysis[]): { best: Anchored | undefined; others: Analysis[] } {
-  const { analysis } = grid;
-  const own = anchoredEdit(grid, duration, hit, { cutEndings });
-  // The other anchors are worked out only when the track's own peak does not surely land.
-  if (own && own.landing === 'sure') return { best: own, others: [] };
-  const others = known ?? otherAnchors(grid, hit, duration - hit);
-  let best = own;
-  for (const other of others) {
-    // The bar grid does not depend on the peak: the other anchor shares it.
-    // Plans that play the track's own peak too are passed over: it is the bigger entrance.
-    const found = anchoredEdit({ ...grid, analysis: other }, duration, hit, { maxChecks: OTHER_ANCHOR_CHECKS, avoid: [analysis.peakSeconds], cutEndings });
-    if (found?.landing === 'sure') return { best: found, others };
-    // A thin landing elsewhere replaces a miss, and a steady one an unsteady one (assurance).
-    if (found && (!best || assurance(found) > assurance(best))) best = found;
+/** The cheapest plan with `anchor` (source seconds) at clip time `at`: lead-in, the anchor's run, ending. */
+function aroundAnchor(grid: PlanGrid, anchor: number, at: number, duration: number): { runs: Run[]; ending: Ending; cost: number } | undefined {
+  const lead = leadIns(grid, anchor, at);
+  const tail = lead && endings(grid, anchor, at, duration);
+  if (!lead || !tail) return undefined;
+  const body = { sourceStart: lead.bodyStart, length: tail.bodyEnd - lead.bodyStart };
+  return { runs: [...lead.runs, body, ...tail.runs], ending: tail.ending, cost: lead.cost + tail.cost };
+}
+
+/** What an edit with a hit point may place at H, in order of preference: the track's peak, then section starts, loudest first. */
+function anchors(grid: PlanGrid): { seconds: number; kind: HitAnchor }[] {
+  const entrances = Array.from(grid.sections)
+    .filter((s) => Math.abs(s - grid.peakSeconds) > 1e-3)
+    .sort((a, b) => grid.barRms[barAt(grid, b)] - grid.barRms[barAt(grid, a)]);
+  return [{ seconds: grid.peakSeconds, kind: 'peak' as const }, ...entrances.map((seconds) => ({ seconds, kind: 'entrance' as const }))];
+}
+
+function hitEdit(grid: PlanGrid, request: ClipRequest, hit: number): ClipPlan {
+  for (const anchor of anchors(grid)) {
+    const plan = aroundAnchor(grid, anchor.seconds, hit, request.durationSeconds);
+    if (plan) return planOf(request, plan.runs, grid, plan.ending, anchor.seconds, anchor.kind);
   }
-  return { best, others };
-}
-
-/** The missed plan moved until its clip hears its peak at H (shifted-landing.ts), else as it is. */
-function shiftedMiss(analysis: Analysis, hit: number, missed: Anchored): Anchored {
-  const heardPeak = trackedPeakSeconds(analysis, missed.choice.runs, missed.peakSeconds);
-  return (heardPeak !== undefined && shiftedLanding(analysis, hit, missed, heardPeak)) || missed;
+  throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${request.durationSeconds} s of this track`, { min: 0, max: request.durationSeconds });
 }
 
 /**
- * An edit with a hit point: the first plan that lands on the track's peak or another entrance
- * (onAnchors). A thin landing on the track's peak tries the other anchors for a sure one: held
- * out (seeds 9001 and 31337), thin landings missed about 1 in 10 and sure ones 1 in 36, and 4 of
- * 48 misses landed surely on another entrance (none lost). It is rare (26 of 3,000 plans of the
- * download bench's demo songs): the plan's p99 in process did not move beyond the machine's noise
- * (3.0-4.2 ms against 3.2-4.3 ms, 3 runs of each alternated). When none lands, where the missed
- * plan's clip hears its peak, then its anchor again without the entrances its clips hear instead
- * (afterMiss). Then, as a last resort, all of that again with the clip cut mid-beat after the
- * climax (the run through the peak on to the clip's end): the clip ends off a beat, but its
- * climax plays at H; and that plan's own lead-in and climax with an ending on a beat instead, when
- * one lands as surely (cut-ending-repair.ts). Then the plan that missed, its content moved by what
- * its clip's peak misses H by (shifted-landing.ts). Then, the deepest search: every beat of the track whose plain window
- * plays it at H and lands, as an anchor, then as that window itself (window-anchors.ts). Else
- * the plan that missed. A plan that lands, but is heard more than a frame off H, is moved a few
- * milliseconds towards it (centred-landing.ts).
- *
- * A thin landing that is not steady (it misses when its parts play a quarter hop earlier or
- * later: peak-landing.ts landsAtOtherPhases) is searched past for a steady or sure one first
- * (steadierThan; how much likelier a steady one holds: anchored-edit.ts assurance). With it
- * (`edits-all`'s draws): third set 365 -> 368 of 380 land, tuned 321 -> 322 and seed 9001
- * 319 -> 321 of 324, the other sets as they were, none lost. Recordings' plans that end thin
- * search more: third set in process (medians of 3 runs alternated), mean 5.6 -> 7.0 ms, p95
- * 19 -> 25 ms, p50 2.8 -> 3.0 ms; the demo songs' plans are all sure, unchanged.
+ * An edit without a hit point: a start on a bar line (or a pickup before one), a join at a bar line
+ * into the bars of the track's ending, or the track itself to its end. Whatever D leaves over goes
+ * to the pickup or the ending's decay.
  */
-function hitEdit(analysis: Analysis, duration: number, hit: number): Anchored {
-  const grid = barGrid(analysis);
-  let { best, others } = onAnchors(grid, duration, hit);
-  // afterMiss adds the anchors it hears to the list it is given: each pass starts from the anchors tried.
-  const tried = () => [analysis.peakSeconds, ...others.map((other) => other.peakSeconds)];
-  if (best?.landing === 'thin' && !best.steady) best = steadierThan(grid, duration, hit, best, tried());
-  if (best?.landing === 'miss') best = afterMiss(grid, duration, hit, best, tried());
-  if (best?.landing === 'miss') {
-    const cut = onAnchors(grid, duration, hit, true, others).best;
-    const landed = cut?.landing === 'miss' ? afterMiss(grid, duration, hit, cut, tried(), true) : cut;
-    if (landed && landed.landing !== 'miss') best = (landed.choice.ending === 'cut' && beatEndingForCut(grid, duration, hit, landed)) || landed;
-  }
-  if (best?.landing === 'miss') best = shiftedMiss(analysis, hit, best);
-  // No plan at all (no lead-in or ending around any anchor) is a miss too: a window may still land.
-  if (!best || best.landing === 'miss') best = windowSearch(grid, duration, hit, tried()) ?? best;
-  if (best && best.landing !== 'miss') return centredLanding(analysis, hit, best);
-  if (best) return best;
-  throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track: it has too little material before or after its peak at ${analysis.peakSeconds.toFixed(2)} s`, {
-    min: 0,
-    max: duration,
-    peak_seconds: Math.round(analysis.peakSeconds * 100) / 100,
-  });
-}
-
-/**
- * hitEdit, and where its plan lands but ends off the beat grid, the plan on the grid's bars if
- * that lands as surely (grid-ending.ts). A plan that lands nowhere is not planned again: its
- * searches are the slowest there are (up to ~70 ms on a 60 s edit), and its ending is not its fault.
- */
-function hitEditOnGrid(analysis: Analysis, duration: number, hit: number): Anchored {
-  const planned = hitEdit(analysis, duration, hit);
-  if (planned.landing === 'miss') return planned;
-  const onGridBars = (variant: Analysis) => {
-    try {
-      return hitEdit(variant, duration, hit);
-    } catch (err) {
-      if (err instanceof EngineError && err.code === 'hit_point_unreachable') return undefined; // none on those bars: the one made stands
-      throw err;
-    }
-  };
-  return onGridEnding(analysis, planned, (plan) => plan.choice, onGridBars, (other, first) => assurance(other) >= assurance(first));
-}
-
-/**
- * freeEdit's choice, or its D seconds from the start; and where that ends off the beat grid,
- * freeEdit's on the grid's bars, whatever its cost: the best start and seams those bars allow,
- * and an ending on the beat, which every edit should have (a cut off the beat is heard).
- */
-function freeEditOnGrid(analysis: Analysis, duration: number): Choice {
-  const plain = (variant: Analysis): Choice => {
-    const grid = barGrid(variant);
-    return freeEdit(grid, duration) ?? { cost: 0, runs: [{ sourceStart: 0, length: duration }], ending: endChoice(grid, duration).ending };
-  };
-  return onGridEnding(analysis, plain(analysis), (choice) => choice, plain, () => true);
-}
-
-/** The edit's plan; with `heard`, the clips of plans already made and heard off H are known as misses (peak-landing.ts withHeardClips). */
-export function editPlan(analysis: Analysis, request: ClipRequest, heard: readonly HeardClip[] = []): ClipPlan {
+function freeEdit(grid: PlanGrid, request: ClipRequest): ClipPlan {
   const duration = request.durationSeconds;
-  const hit = request.hitPointSeconds;
-  if (hit !== undefined) {
-    const { choice, peakSeconds, landing } = withHeardClips(heard, () => hitEditOnGrid(analysis, duration, hit));
-    return planOf(request, choice.runs, peakSeconds, choice.ending, landing);
+  type Candidate = { runs: Run[]; ending: Ending; cost: number };
+  const scored = (runs: Run[], ending: Ending, cost: number): Candidate => ({ runs, ending, cost: cost - contentWorth(grid, runs) });
+  // The track's last D seconds: no join, ending with the track.
+  const lastStart = grid.trackSeconds - duration;
+  let best: Candidate = scored([{ sourceStart: lastStart, length: duration }], 'track_end', startCost(grid, lastStart));
+  for (let s = 0; s < grid.bars; s++) {
+    const start = grid.lines[s];
+    const alone = endChoice(grid, start + duration);
+    if (start + duration <= grid.trackSeconds) best = cheaper(best, scored([{ sourceStart: start, length: duration }], alone.ending, startCost(grid, start) + alone.cost));
+    for (let w = s + 1; w < grid.bars; w++) {
+      const ending = grid.trackSeconds - grid.lines[w];
+      // The join at bar line v leaves `duration - ending` before it, a pickup of up to MAX_PICKUP_SECONDS making up the rest.
+      const body = duration - ending;
+      // v's bar line lies at most a pickup before `start + body`.
+      for (let v = Math.max(s + 1, firstAtOrAfter(grid.lines, start + body - MAX_PICKUP_SECONDS)); v < w && grid.lines[v] <= start + body; v++) {
+        const pickup = body - (grid.lines[v] - start);
+        if (start - pickup < 0 || grid.lines[v] - start < MIN_PART_SECONDS || ending < MIN_PART_SECONDS) continue;
+        const join = joinCost(grid, v, w);
+        if (join === undefined) continue;
+        const runs = [{ sourceStart: start - pickup, length: grid.lines[v] - start + pickup }, { sourceStart: grid.lines[w], length: ending }];
+        best = cheaper(best, scored(runs, 'track_end', startCost(grid, start - pickup) + join));
+      }
+    }
   }
-  const choice = freeEditOnGrid(analysis, duration);
-  return planOf(request, choice.runs, analysis.peakSeconds, choice.ending);
+  return planOf(request, best.runs, grid, best.ending);
+}
+
+export function editPlan(grid: PlanGrid, request: ClipRequest): ClipPlan {
+  return request.hitPointSeconds === undefined ? freeEdit(grid, request) : hitEdit(grid, request, request.hitPointSeconds);
 }

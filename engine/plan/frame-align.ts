@@ -4,10 +4,8 @@
 // modulo a frame. So each part's offset is moved to the anchor's phase by at most half a frame
 // (13 ms), and each join is placed so the move is shared by the bars on both sides of it: a
 // join leaves and enters its bar lines at most half of that (6.5 ms on average) away. The
-// anchor (the part that plays the peak at H, or the first part) does not move here; with a hit
-// point its source start first moves onto the analysis's onset phases (onOnsetPhase, < 2.9 ms).
+// anchor (the part that plays what is placed at H, or the first part) does not move.
 import { MPEG1_FRAME_SAMPLES } from '../mp3/frame-header.ts';
-import { ONSET_PHASE_SAMPLES } from '../analysis/frames.ts';
 
 /** A part's place in the clip and the source, in samples (a plan's parts, with whatever else they carry). */
 interface Placed {
@@ -42,18 +40,4 @@ export function alignToFrames<T extends Placed>(parts: T[], anchor: number, samp
     sourceStart: clipStarts[i] + offsets[i] + shifts[i],
     length: (i + 1 < parts.length ? clipStarts[i + 1] : samples) - clipStarts[i],
   }));
-}
-
-/**
- * The analysis's frames fall every 512 source samples, and its onsets are kept at four phases of
- * that hop (ONSET_PHASE_SAMPLES apart: analyse.ts fluxPhases). A part whose offset (source start -
- * clip start) is a whole number of phases plays exactly the onsets of one of them, and since every
- * part's offset is the anchor's modulo an MP3 frame (1152 samples, itself a whole number of
- * phases), so does every other part once the anchor's is: the check of a plan (peak-landing.ts)
- * then lays out the frames the clip's own analysis will see. The anchor's source start moves back
- * by less than a phase (2.9 ms; forward only at the track's start), so its peak plays that much later.
- */
-export function onOnsetPhase(anchor: Placed): void {
-  const back = mod(anchor.sourceStart - anchor.clipStart, ONSET_PHASE_SAMPLES);
-  anchor.sourceStart += anchor.sourceStart >= back ? -back : ONSET_PHASE_SAMPLES - back;
 }

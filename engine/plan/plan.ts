@@ -1,16 +1,19 @@
 // A clip plan: which stretches of the source play at which clip times. Every clip (segment, edit,
 // loop) is made from its plan, and the plan is what X-Clip-Plan and POST /clip-plan show.
-import { alignToFrames, onOnsetPhase } from './frame-align.ts';
+import { alignToFrames } from './frame-align.ts';
+import { type PlanGrid, beatsInClip } from './grid.ts';
 
 export const CLIP_MODES = ['segment', 'edit', 'loop'] as const;
 export type ClipMode = (typeof CLIP_MODES)[number];
-export type Ending = 'track_end' | 'bar_line' | 'cut';
-/**
- * Where an edit's check (peak-landing.ts) foresees its clip's own peak: at H with a sure margin,
- * at H by a thin one, or elsewhere (a track with no climax to place, such as a loop at one level
- * throughout, has none any plan can put at H).
- */
-export type Landing = 'sure' | 'thin' | 'miss';
+/** How a clip ends: in the track's own decaying ending, on a bar line, on a beat, or on none (a cut). */
+export type Ending = 'track_end' | 'bar_line' | 'beat' | 'cut';
+/** Where the track's peak plays in an edit with a hit point: within LANDING_SECONDS of H, or not. */
+export type Landing = 'sure' | 'miss';
+/** What an edit placed at H: the track's peak, or another entrance where the peak cannot be placed there. */
+export type HitAnchor = 'peak' | 'entrance';
+
+/** The track's peak lands at H when it plays within this many seconds of it. */
+export const LANDING_SECONDS = 0.025;
 
 export const PLAN_SAMPLE_RATE = 44100;
 /** Equal-power crossfade across each join of an edit or loop (the issue's limit is 30 ms). */
@@ -41,10 +44,15 @@ export interface ClipPlan {
   /** Where the track's peak plays in the clip (its first appearance), or null when it is not in it. */
   peakInClipSeconds: number | null;
   ending: Ending;
-  /** An edit with a hit point: where its check foresees the clip's peak (Landing); null for any other plan. */
+  /** An edit with a hit point: whether the track's peak plays within LANDING_SECONDS of H; null for any other plan. */
   hitPointLanding: Landing | null;
-  /** The runs the parts were placed from (seconds): what the edit's search made, before the parts' joins and frames moved them. */
+  /** An edit with a hit point: what was placed at H; null for any other plan. */
+  hitPointAnchor: HitAnchor | null;
+  /** The runs the parts were placed from (seconds), before the parts' joins moved onto the MP3 frame grid. */
   runs: Run[];
+  /** The beats and the downbeats the clip plays, in clip seconds (3 decimals), for cutting picture to the music. */
+  beats: number[];
+  downbeats: number[];
 }
 
 /** A part as the builders make it, in seconds of source and of clip. */
@@ -53,32 +61,17 @@ export interface Run {
   length: number;
 }
 
-/**
- * The source time that plays at `clipSeconds` of the runs; undefined past their end. A time less
- * than `slackSeconds` before a run's start is that start: a beat on a run's first frame is
- * rounded to the frame grid, and may fall that far before it.
- */
-export function sourceTimeAt(runs: Run[], clipSeconds: number, slackSeconds: number): number | undefined {
-  let start = 0;
-  for (let i = 0; i < runs.length; i++) {
-    const end = start + runs[i].length;
-    if (clipSeconds < end - (i + 1 < runs.length ? slackSeconds : 0)) return runs[i].sourceStart + Math.max(0, clipSeconds - start);
-    start = end;
-  }
-  return undefined;
-}
-
 function rounded(seconds: number): number {
   return Math.round(seconds * 1000) / 1000;
 }
 
 /**
  * The runs laid end to end, in whole samples: each run's clip start is rounded once, so the
- * lengths add up to exactly the clip's samples and no run drifts against its source. With a hit
- * point, the part that plays the peak (at `peakSeconds`) is the anchor: it moves onto the analysis's
- * onset phases (onOnsetPhase) and the others onto its MP3 frame phase (alignToFrames).
+ * lengths add up to exactly the clip's samples and no run drifts against its source. The part
+ * that plays `anchorSeconds` of the source (with a hit point, what plays at H) keeps its place;
+ * the others move onto its MP3 frame phase (alignToFrames), at most half a frame.
  */
-export function placedParts(request: ClipRequest, runs: Run[], peakSeconds: number): PlanPart[] {
+export function placedParts(request: ClipRequest, runs: Run[], anchorSeconds: number): PlanPart[] {
   const samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE);
   const parts: PlanPart[] = [];
   let clipSeconds = 0;
@@ -95,10 +88,8 @@ export function placedParts(request: ClipRequest, runs: Run[], peakSeconds: numb
     clipSeconds += run.length;
   });
   parts.forEach((part, i) => (part.length = (i + 1 < parts.length ? parts[i + 1].clipStart : samples) - part.clipStart));
-  const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
-  // With a hit point the part that plays the peak keeps its place; the others move to its frame phase.
-  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex((p) => holdsSample(p, peakSample)));
-  if (request.mode === 'edit' && request.hitPointSeconds !== undefined) onOnsetPhase(parts[anchor]);
+  const anchorSample = anchorSeconds * PLAN_SAMPLE_RATE;
+  const anchor = request.hitPointSeconds === undefined ? 0 : Math.max(0, parts.findIndex((p) => holdsSample(p, anchorSample)));
   return alignToFrames(parts, anchor, samples);
 }
 
@@ -107,20 +98,40 @@ function holdsSample(part: PlanPart, at: number): boolean {
   return at >= part.sourceStart && at < part.sourceStart + part.length;
 }
 
-export function planOf(request: ClipRequest, runs: Run[], peakSeconds: number, ending: Ending, hitPointLanding: Landing | null = null): ClipPlan {
-  const parts = placedParts(request, runs, peakSeconds);
-  const peakSample = peakSeconds * PLAN_SAMPLE_RATE;
-  const holder = parts.find((p) => holdsSample(p, peakSample));
+/** Where source time `seconds` first plays in the parts, clip seconds; null when it does not. */
+function clipTimeOf(parts: PlanPart[], seconds: number): number | null {
+  const sample = seconds * PLAN_SAMPLE_RATE;
+  const holder = parts.find((p) => holdsSample(p, sample));
+  return holder ? (holder.clipStart + sample - holder.sourceStart) / PLAN_SAMPLE_RATE : null;
+}
+
+/** The beats of the grid `times` (source seconds) as the parts play them, clip seconds rounded to the millisecond. */
+function clipBeats(parts: PlanPart[], times: ArrayLike<number>): number[] {
+  return parts.flatMap((p) => beatsInClip(times, p.sourceStart / PLAN_SAMPLE_RATE, (p.sourceStart + p.length) / PLAN_SAMPLE_RATE, p.clipStart / PLAN_SAMPLE_RATE)).map(rounded);
+}
+
+/**
+ * The plan of `runs`: placed in whole samples, with where the track's peak lands. `anchorSeconds`
+ * is the source time placed at H (the peak, or another entrance: `hitAnchor`).
+ */
+export function planOf(request: ClipRequest, runs: Run[], grid: PlanGrid, ending: Ending, anchorSeconds = grid.peakSeconds, hitAnchor: HitAnchor = 'peak'): ClipPlan {
+  const parts = placedParts(request, runs, anchorSeconds);
+  const peakInClip = clipTimeOf(parts, grid.peakSeconds);
+  const hit = request.hitPointSeconds;
+  const withHit = request.mode === 'edit' && hit !== undefined;
   return {
     mode: request.mode,
     durationSeconds: request.durationSeconds,
     samples: Math.round(request.durationSeconds * PLAN_SAMPLE_RATE),
     parts,
-    hitPointSeconds: request.hitPointSeconds ?? null,
-    peakInClipSeconds: holder ? rounded((holder.clipStart + peakSample - holder.sourceStart) / PLAN_SAMPLE_RATE) : null,
+    hitPointSeconds: hit ?? null,
+    peakInClipSeconds: peakInClip === null ? null : rounded(peakInClip),
     ending,
-    hitPointLanding,
+    hitPointLanding: withHit ? (peakInClip !== null && Math.abs(peakInClip - hit) <= LANDING_SECONDS ? 'sure' : 'miss') : null,
+    hitPointAnchor: withHit ? hitAnchor : null,
     runs,
+    beats: clipBeats(parts, grid.beats),
+    downbeats: clipBeats(parts, grid.lines.subarray(0, grid.bars)),
   };
 }
 
@@ -144,5 +155,8 @@ export function planJson(plan: ClipPlan) {
     peak_in_clip_seconds: plan.peakInClipSeconds,
     ending: plan.ending,
     hit_point_landing: plan.hitPointLanding,
+    hit_point_anchor: plan.hitPointAnchor,
+    beats: plan.beats,
+    downbeats: plan.downbeats,
   };
 }

@@ -2,11 +2,11 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { selectSegment } from '../segment.ts';
 import { type ClipPlan, type ClipRequest, planOf } from './plan.ts';
-import { barGrid } from './bar-grid.ts';
+import type { PlanGrid } from './grid.ts';
 import { endChoice } from './edges.ts';
 
-export function segmentPlan(analysis: Analysis, request: ClipRequest): ClipPlan {
+export function segmentPlan(analysis: Analysis, grid: PlanGrid, request: ClipRequest): ClipPlan {
   const segment = selectSegment(analysis, request.durationSeconds, request.hitPointSeconds);
   const end = Math.min(analysis.durationSeconds, segment.startSeconds + request.durationSeconds);
-  return planOf(request, [{ sourceStart: segment.startSeconds, length: request.durationSeconds }], analysis.peakSeconds, endChoice(barGrid(analysis), end).ending);
+  return planOf(request, [{ sourceStart: segment.startSeconds, length: request.durationSeconds }], grid, endChoice(grid, end).ending);
 }

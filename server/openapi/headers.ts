@@ -38,8 +38,8 @@ export const headers: Record<string, HeaderObject> = {
   'X-Clip-Start': { description: "Where the clip's first part starts in the track, seconds (3 decimals).", schema: { type: 'number', minimum: 0 }, example: 41.213 },
   'X-Hit-Point': { description: "Where the track's dominant peak plays in the clip, seconds; absent when the peak is not in the clip.", schema: { type: 'number', minimum: 0 }, example: 22.5 },
   'X-Hit-Point-Landing': {
-    description: 'An edit with a hit point: where its check foresees the clip\'s own peak (`hit_point_landing` of `POST /clip-plan`): `sure`, `thin` or `miss`.',
-    schema: { type: 'string', enum: ['sure', 'thin', 'miss'] }, example: 'sure',
+    description: 'An edit with a hit point: `sure` when the track\'s peak plays within 25 ms of H, else `miss` (`hit_point_landing` of `POST /clip-plan`).',
+    schema: { type: 'string', enum: ['sure', 'miss'] }, example: 'sure',
   },
   'X-Clip-Plan': {
     description: 'The clip\'s plan as a JSON array of `[clip_start, source_start, length]` triples in seconds (3 decimals), in clip order: '

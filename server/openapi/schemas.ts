@@ -132,7 +132,7 @@ const downloadRequest = closed(['track_id'], {
   mode: { type: 'string', enum: [...CLIP_MODES], default: 'segment', description: '`segment`: one contiguous best window; `edit`: exactly D s of the track\'s own bars with the peak at H; `loop`: D s that loop seamlessly (no hit point). `edit` and `loop` need `duration_seconds`.' },
 });
 
-const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending', 'hit_point_landing'], {
+const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending', 'hit_point_landing', 'hit_point_anchor', 'beats', 'downbeats'], {
   track_id: TRACK_ID,
   mode: { type: 'string', enum: [...CLIP_MODES] },
   duration_seconds: seconds('Length of the clip.'),
@@ -146,14 +146,21 @@ const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_p
     }),
   },
   hit_point_seconds: { type: ['number', 'null'] },
-  peak_in_clip_seconds: { type: ['number', 'null'], description: 'Where the peak plays in the clip; null when it is not in it.' },
-  ending: { type: 'string', enum: ['track_end', 'bar_line', 'cut'] },
-  hit_point_landing: {
-    type: ['string', 'null'], enum: ['sure', 'thin', 'miss', null],
-    description: 'An edit with a hit point: where the plan\'s check foresees the clip\'s own peak. `sure`: at H by a clear margin; `thin`: at H by a small one, '
-      + 'and the clip, decoded and analysed before it is sent, heard it there; `miss`: elsewhere (a track with no climax to place, such as a loop at one level '
-      + 'throughout, or a thin plan whose clips all heard it off H). null for any other clip.',
+  peak_in_clip_seconds: { type: ['number', 'null'], description: 'Where the track\'s `peak_seconds` (`GET /tracks/{id}/analysis`) plays in the clip through the plan (its first time); null when it is not in it.' },
+  ending: {
+    type: 'string', enum: ['track_end', 'bar_line', 'beat', 'cut'],
+    description: '`track_end`: in the decay of the track\'s own ending; `bar_line`: on a bar line; `beat`: on a beat; `cut`: on none (D and H leave a fraction of a beat that neither the clip\'s start nor the track\'s ending can take).',
   },
+  hit_point_landing: {
+    type: ['string', 'null'], enum: ['sure', 'miss', null],
+    description: 'An edit with a hit point: `sure` when the track\'s peak plays within 25 ms of H, `miss` when it does not (see `hit_point_anchor`). null for any other clip.',
+  },
+  hit_point_anchor: {
+    type: ['string', 'null'], enum: ['peak', 'entrance', null],
+    description: 'An edit with a hit point: what plays at H. `peak`: the track\'s peak; `entrance`: another section start, where no plan of D seconds can place the peak at H (it lies too near the track\'s start or end). null for any other clip.',
+  },
+  beats: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'The beats the clip plays, clip seconds (3 decimals): for cutting picture to the music.' },
+  downbeats: { type: 'array', items: { type: 'number', minimum: 0 }, description: 'The downbeats (bar lines) the clip plays, clip seconds; each is one of `beats`.' },
 }, 'The plan a download with the same body follows.');
 
 const trackAnalysis = closed(['track_id', 'duration_seconds', 'bpm', 'beats', 'bars', 'sections', 'peak_seconds', 'loudness_lufs', 'waveform'], {

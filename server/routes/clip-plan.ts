@@ -1,7 +1,6 @@
-// POST /clip-plan: the plan a /download-track body would follow (parts, peak, ending), free. The
-// engine works it out from the stored analysis, reading the audio only for a thin edit, whose clip
-// it makes and hears as the download does (engine/listened-plan.ts); identical requests are
-// answered from memory (a plan, like a clip, is deterministic for the track's audio).
+// POST /clip-plan: the plan a /download-track body would follow (parts, peak, ending, the beats and
+// downbeats in clip time), free. The engine works it out from the stored analysis alone; identical
+// requests are answered from memory (a plan, like a clip, is deterministic for the track's audio).
 //
 // A plan only reads, so it is an `answer` (Endpoint.answer, as search is): for a key this process
 // admitted moments ago it is worked out while the key's admission is counted in PostgreSQL, not
@@ -12,8 +11,7 @@ import { jsonTextReply } from '../http/reply.ts';
 import type { TrackLookup } from '../tracks.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import { planJson } from '../../engine/plan/plan.ts';
-import { type ClipCache, clipKey } from '../clip-cache.ts';
-import { storePath } from '../../catalog/store.ts';
+import { clipKey } from '../clip-cache.ts';
 import { engineFailure, prepareDownload, type DownloadRequest } from './download-track.ts';
 
 const MAX_PLANS = 10_000;
@@ -25,7 +23,7 @@ interface PlanRequest {
   key: string;
 }
 
-export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; clips: ClipCache; storeDir: string }): Endpoint {
+export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool }): Endpoint {
   const plans = new LRUCache<string, string>({ max: MAX_PLANS });
   return {
     name: '/clip-plan',
@@ -46,10 +44,7 @@ export function clipPlanEndpoint(deps: { tracks: TrackLookup; engine: EnginePool
       const { track, mode, hitPointSeconds } = request;
       let body: string;
       try {
-        const path = storePath(deps.storeDir, track.audio_sha256, 'audio');
-        const { plan, clip } = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, path, mode, durationSeconds, hitPointSeconds });
-        // A thin edit's clip, made to hear it: the download of this body sends it as it is.
-        if (clip) deps.clips.offer(clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds), clip);
+        const { plan } = await deps.engine.plan({ analysis: await deps.tracks.analysis(track), analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds });
         body = JSON.stringify({ track_id: track.id, ...planJson(plan) });
       } catch (err) {
         throw engineFailure(err);

@@ -12,7 +12,7 @@ import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { decodeAll } from '../../engine/mp3/decode.ts';
 import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../support/chart-songs.ts';
 import { offBeatSeconds } from '../support/edit-ending.ts';
-import { oneGridBeats } from '../../engine/plan/grid-ending.ts';
+import { planGrid } from '../../engine/plan/grid.ts';
 import { beatTimes, offBeatPassage, stereo } from '../support/synth.ts';
 
 // ~129 BPM at the analysis's ~86 frames/s, 320 beats (~149 s), beats from frame 10.
@@ -117,7 +117,7 @@ test('rock and metal songs: our beats on their charts\' beats (half-beat slides 
     const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
     const analysis = analysePcm(await decodeAll(mp3, indexFrames(mp3)));
     const chart = chartBeatsOnAudio(dir, analysis);
-    const ours = Array.from(oneGridBeats(analysis)).filter((time) => time <= chart[chart.length - 1] + ON_CHART_SECONDS);
+    const ours = Array.from(planGrid(analysis).beats).filter((time) => time <= chart[chart.length - 1] + ON_CHART_SECONDS);
     const share = ours.filter((time) => offBeatSeconds(time, chart) <= ON_CHART_SECONDS).length / ours.length;
     t.diagnostic(`${dir}: ${(share * 100).toFixed(1)}% of ${ours.length} beats on the chart`);
     assert.ok(share >= MIN_ON_CHART, `${dir}: ${(share * 100).toFixed(1)}% of our beats on the chart`);

@@ -22,3 +22,13 @@ export function offBeatSeconds(t: number, beats: ArrayLike<number>): number {
 export function endsOnBeat(plan: ClipPlan, beats: ArrayLike<number>): boolean {
   return plan.ending === 'track_end' || offBeatSeconds(planEndSeconds(plan), beats) <= ON_BEAT_SECONDS;
 }
+
+/** The source times either side of each inner join (the bar line or beat the crossfade is centred on), as [left, right] pairs. */
+export function seamSides(plan: ClipPlan): [number, number][] {
+  const seconds = (samples: number) => samples / PLAN_SAMPLE_RATE;
+  return plan.parts.slice(1).map((part, i) => {
+    const before = plan.parts[i];
+    const at = part.clipStart + (part.crossfadeMs / 1000 / 2) * PLAN_SAMPLE_RATE;
+    return [seconds(before.sourceStart + at - before.clipStart), seconds(part.sourceStart + at - part.clipStart)];
+  });
+}
