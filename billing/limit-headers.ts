@@ -7,7 +7,7 @@
 // window's remaining requests (r) and the seconds until the window ends (t): the UTC calendar
 // minute or day, as the admission counts them. The credit balance is not a policy: the draft
 // allows only registered quota units (requests, content-bytes, concurrent-requests), and a
-// "credits" policy without qu would claim that requests are counted (README: "Rate-limit headers").
+// "credits" policy without qu would claim that requests are counted (docs/decisions.md, "Rate-limit headers (IETF)").
 import { refusedWindow, type Admission } from './admission.ts';
 
 const MINUTE_MS = 60_000;

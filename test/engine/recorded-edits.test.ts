@@ -83,7 +83,7 @@ const STEADY_THIN_EDITS = [
   { piece: 'track7.ogg', duration: 30, hit: 12.07 },
 ];
 /**
- * Edits with H in the clip's last 3 s (`EDGE=late SEED=5`, .scratch/edges.mts's draw) whose plans
+ * Edits with H in the clip's last 3 s (drawn as `EDITS_ALL_HITS=late EDITS_ALL_SEED=5 npm run bench -- edits-all` draws them) whose plans
  * left the climax after a beat or two for a bar-line ending quieter than it: inside the peak rule's
  * window after H, that last part lowered the rise the clip heard at H, and an entrance 12.8 s and
  * 19.7 s earlier won. An ending quieter than the climax now costs more (after-peak.ts TAIL_DROP_COST).
@@ -134,7 +134,7 @@ const LISTENED_EDITS = [
 ];
 const EDITS = [...LISTENED_EDITS, ...HEARD_ANCHOR_EDITS, ...WIDE_SEARCH_EDITS, ...TWO_RUN_LEAD_IN_EDITS, ...THIN_LANDING_EDITS, ...WIDEST_THIN_EDITS, ...STEADY_THIN_EDITS, ...LATE_HIT_EDITS, ...QUICK_RISE_EDITS, ...BREATH_EDITS, ...SMOOTH_DETOUR_EDITS];
 /**
- * Held-out edits (supertux-data; .scratch/heldout.mts, seed 4242) whose clips heard a bigger
+ * Held-out edits (supertux-data, in `BENCH_MUSIC=held-out npm run bench -- edits-all`'s draw, seed 4242) whose clips heard a bigger
  * entrance later in the run through the climax (cave: 46.8 s in the track, the peak 30.5 s;
  * ghostforest2: 85.8 s) and that no other anchor landed: planned again on the same anchor with
  * plans that do not play that entrance (edit-plan.ts withoutHeardRivals), the peak lands at H.
