@@ -34,7 +34,8 @@ function secondsToWindowEnd(nowMs: number, windowMs: number): number {
   return Math.max(1, Math.ceil((windowMs - (nowMs % windowMs)) / MS_PER_S));
 }
 
-export function limitHeaders(admission: Admission, creditsRemaining: number, nowMs = Date.now()): Record<string, string> {
+/** `nowMs`: the windows' time the resets count from; by default when the request was counted. */
+export function limitHeaders(admission: Admission, creditsRemaining: number, nowMs = admission.countedAtMs): Record<string, string> {
   const perMinute = admission.requestsPerMinute;
   const perDay = admission.requestsPerDay;
   // Spec 7: a 429 says X-RateLimit-Remaining 0, whichever window refused it.
