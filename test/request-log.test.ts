@@ -53,7 +53,7 @@ test('a JSON line per request with its id, route, status, duration, key prefix a
     assert.equal(meLine.status, 200);
     assert.equal(meLine.key, prefix);
     assert.equal(meLine.credits, 0);
-    assert.ok(typeof meLine.ms === 'number' && meLine.ms >= 0 && meLine.ms < 5_000, `ms ${meLine.ms}`);
+    assert.ok(Number.isFinite(meLine.ms) && meLine.ms >= 0, `ms ${meLine.ms}`);
     assert.equal(typeof meLine.time, 'number');
     const paidLine = await lineOf(paid);
     assert.deepEqual([paidLine.route, paidLine.status, paidLine.key, paidLine.credits], ['/_test/paid', 200, prefix, 1]);
