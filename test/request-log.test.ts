@@ -16,8 +16,11 @@ function logLines(output: string): Record<string, any>[] {
   return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
 }
 
+// Only detects a hang: the log is written asynchronously, and on a busy machine a line may take a while.
+const LINE_HANG_MS = 30_000;
+
 async function waitForLine(server: SpawnedServer, found: (line: Record<string, any>) => boolean): Promise<Record<string, any>> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + LINE_HANG_MS;
   for (;;) {
     const line = logLines(server.output()).find(found);
     if (line) return line;
