@@ -5,6 +5,7 @@ import type { Sql } from '../db/connect.ts';
 import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
 import { createStatementBatcher } from '../db/statement-batcher.ts';
 import { BYTEA_ARRAY, INT4_ARRAY, TIMESTAMPTZ_ARRAY } from '../db/array-types.ts';
+import { REAL_TIME, timeOn, type WindowClock } from './window-clock.ts';
 
 export interface AdmitOutcome {
   counted: Counted;
@@ -36,13 +37,15 @@ interface Refusal {
   outcome: AdmitOutcome;
 }
 
-export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxBatch?: number; maxInFlight?: number } = {}): AdmissionBatcher {
+/** `clock`: the windows' clock (window-clock.ts); the real one unless a test moves it. */
+export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { maxBatch?: number; maxInFlight?: number; clock?: WindowClock } = {}): AdmissionBatcher {
+  const clock = options.clock ?? REAL_TIME;
   const unsettled = createUnsettledBatches();
 
   // One batch: requests that a lease granted while they waited are served from it; the others,
   // grouped by key, go to one admit_keys() call with each key's lease ask and hand-back.
   async function run(items: Item[]): Promise<(AdmitOutcome | undefined)[]> {
-    const now = Date.now();
+    const now = timeOn(clock);
     const results: (AdmitOutcome | undefined)[] = new Array(items.length);
     const keys = new Map<string, KeyEntry>();
     items.forEach((item, i) => {
@@ -77,14 +80,15 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
           ${sql.array(batch.map(([, e]) => e.waiting.length), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.extra), INT4_ARRAY)},
           ${sql.array(asks.map((a) => a.returned), INT4_ARRAY)},
-          ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)})`;
+          ${sql.array(asks.map((a) => a.returnedMinute.toISOString()) as any, TIMESTAMPTZ_ARRAY)},
+          ${clock.offsetMs()})`;
   }
 
   /** Each key's grant into the lease table and the results; requests the grant does not admit go to `refusals`. */
   function applyGrants(batch: [string, KeyEntry][], rows: Record<string, any>[], results: (AdmitOutcome | undefined)[], refusals: Refusal[]) {
     const byOrdinal = new Map<number, Record<string, any>>();
     for (const row of rows) byOrdinal.set(row.ord, row);
-    const settledAt = Date.now();
+    const settledAt = timeOn(clock);
     batch.forEach(([key, e], i) => {
       const row = byOrdinal.get(i + 1);
       if (!row) {
@@ -118,7 +122,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
   async function refuseOrLease(refusals: Refusal[], results: (AdmitOutcome | undefined)[]) {
     if (refusals.length === 0) return;
     await unsettled.settledFor(new Set(refusals.map((r) => r.key)));
-    const now = Date.now();
+    const now = timeOn(clock);
     for (const { key, position, outcome } of refusals) {
       const leased = leases.take(key, now);
       results[position] = leased ? { counted: leased, admitted: true, retryAfterSeconds: 0 } : outcome;

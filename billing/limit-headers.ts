@@ -7,7 +7,7 @@
 // window's remaining requests (r) and the seconds until the window ends (t): the UTC calendar
 // minute or day, as the admission counts them. The credit balance is not a policy: the draft
 // allows only registered quota units (requests, content-bytes, concurrent-requests), and a
-// "credits" policy without qu would claim that requests are counted (README: "Rate-limit headers").
+// "credits" policy without qu would claim that requests are counted (docs/decisions.md, "Rate-limit headers (IETF)").
 import { refusedWindow, type Admission } from './admission.ts';
 
 const MINUTE_MS = 60_000;
@@ -34,7 +34,8 @@ function secondsToWindowEnd(nowMs: number, windowMs: number): number {
   return Math.max(1, Math.ceil((windowMs - (nowMs % windowMs)) / MS_PER_S));
 }
 
-export function limitHeaders(admission: Admission, creditsRemaining: number, nowMs = Date.now()): Record<string, string> {
+/** `nowMs`: the windows' time the resets count from; by default when the request was counted. */
+export function limitHeaders(admission: Admission, creditsRemaining: number, nowMs = admission.countedAtMs): Record<string, string> {
   const perMinute = admission.requestsPerMinute;
   const perDay = admission.requestsPerDay;
   // Spec 7: a 429 says X-RateLimit-Remaining 0, whichever window refused it.

@@ -112,7 +112,7 @@ export async function readUsagePage(sql: Sql, keyId: number, limit: number, offs
   };
 }
 
-/** Deletes records past the retention period (13 months, see README). */
+/** Deletes records past the retention period (13 months, docs/decisions.md "Usage"). */
 export async function pruneUsage(sql: Sql): Promise<number> {
   const rows = await sql`DELETE FROM usage_records WHERE requested_at < now() - interval '13 months' RETURNING 1`;
   return rows.length;

@@ -155,10 +155,9 @@ export function connectSql(url: string, max = 16, options: ConnectOptions = {}):
  * gives a statement that finds no idle connection to a closed one to connect. Without it a server's
  * first burst paid for the connects, all at once, and on a loaded machine some took longer than
  * the statements queued behind them may wait (SERVER_CONNECTION_WAIT_MS): a database that was there
- * answered 503 (test/two-processes.test.ts, 200 requests on two processes, failed so in CI). Four
- * pools of 16, 100 statements each at once, with six busy loops on the 2 cores: cold, the slowest
- * waited 1.0-1.4 s and 57 of 400 failed in one of two rounds; opened first, 92-107 ms and none
- * (.scratch/coldburst.mts). Idle connections still close after IDLE_TIMEOUT_S.
+ * answered 503 (test/two-processes.test.ts, 200 requests on two processes, failed so in CI). Opened
+ * first, a burst waits only for the statements ahead of it, not for a connect. Idle connections
+ * still close after IDLE_TIMEOUT_S.
  */
 export async function openEveryConnection(sql: Sql): Promise<void> {
   await Promise.all(Array.from({ length: poolUse(sql).max }, () => startingStatement(() => sql`SELECT 1`)));

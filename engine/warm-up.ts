@@ -2,7 +2,7 @@
 // run many times, and a plan's rarer search paths (the later landing searches, the window
 // anchors) run in a few plans of a hundred, so a fresh thread's first ~1,000 plans are slow at the
 // tail: in process, the first 600 demo plans have a p99 of 6.8 ms against 1.7-2.6 ms for the next
-// passes (.scratch, 2026-12-01), and over HTTP the first 5 s of new plans a p99 of 7-13 ms against
+// passes (`npm run bench -- engine` prints a fresh pool's first plans, cold and warmed), and over HTTP the first 5 s of new plans a p99 of 7-13 ms against
 // 4-6 ms later. Warming plans the requests real traffic sends on one catalog track, in batches, so
 // a request that comes meanwhile waits for one batch at most.
 import type { Analysis } from './analysis/analyse.ts';

@@ -27,7 +27,7 @@ export interface RankingPass {
   text: ReturnType<typeof createTextPostings>;
   names: ReturnType<typeof createNameMatching>;
   tagGroups: ReturnType<typeof createTagGroups>;
-  scratch: Scratch;
+  perDocument: Scratch;
   /** Our ids' order as numbers, per document (search-index.ts idOrderKey). */
   idKeys: Float64Array;
   /** Ties by id. */
@@ -50,7 +50,7 @@ export function countFacets(facts: TrackFacts, docs: DocBitset, inRange: BpmTest
  */
 export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest | null, termCount: number): number {
   const { facts, text, names, tables: t, best } = pass;
-  const { sums, similarities } = pass.scratch;
+  const { sums, similarities } = pass.perDocument;
   // The columns and tables in locals: this loop may visit every track.
   const bpm = facts.bpmOf.data;
   const tagSetOf = facts.tagSetOf.data;
@@ -104,7 +104,7 @@ export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest |
  */
 export function scoreByTagGroup(pass: RankingPass, docs: DocBitset) {
   const { facts, tagGroups, before, tables: t, best } = pass;
-  const { matched } = pass.scratch;
+  const { matched } = pass.perDocument;
   const { tagSet, tempo, usesTempo } = t;
   const bpmBinOf = facts.bpmBinOf.data;
   let bestTempo = 0;

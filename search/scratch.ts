@@ -14,7 +14,7 @@ export interface Scratch {
 export function createScratch() {
   const scratch: Scratch = { sums: new Float64Array(1024), similarities: new Float64Array(1024), matched: new Uint32Array(wordsFor(1024)) };
   return {
-    scratch,
+    perDocument: scratch,
     /** Makes room for `docs` documents. */
     grow(docs: number) {
       if (docs <= scratch.sums.length) return;

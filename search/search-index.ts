@@ -126,14 +126,14 @@ export function createSearchIndex(meaning: ValueMeaning) {
   function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, best: TopK, facets: FacetCounter | null): number {
     const everything = q.anything || q.concepts.length > 0;
     const docs = facts.filterDocs(filters, ids.length);
-    if (!everything) intersectInto(docs, scratchSpace.scratch.matched);
+    if (!everything) intersectInto(docs, scratchSpace.perDocument.matched);
     const inRange = bpmRangeTest(filters);
     if (facets !== null) countFacets(facts, docs, inRange, facets);
-    const pass = { facts, text, names, scratch: scratchSpace.scratch, idKeys: idKeys.data, before, tagGroups, tables, best };
+    const pass = { facts, text, names, perDocument: scratchSpace.perDocument, idKeys: idKeys.data, before, tagGroups, tables, best };
     if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, q.terms.length);
     const total = countDocs(docs);
     const matchedDocs = unionOf([docs], docs.length);
-    intersectInto(matchedDocs, scratchSpace.scratch.matched);
+    intersectInto(matchedDocs, scratchSpace.perDocument.matched);
     // The others first: they raise the page's floor cheaply, and then most matched ones are turned away early.
     scoreByTagGroup(pass, docs);
     scoreEach(pass, matchedDocs, null, q.terms.length);
@@ -154,7 +154,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
 
   /** Ranks by the query's filters, or by its fallback's when they leave too few tracks. */
   function search(q: IndexQuery): Ranking {
-    const { scratch } = scratchSpace;
+    const { perDocument: scratch } = scratchSpace;
     text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
     const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);

@@ -1,6 +1,7 @@
 // Service configuration from the environment; every variable is optional (README lists them).
 import os from 'node:os';
 import { databaseLocation, integerFromEnvironment as intFromEnv } from '../db/environment.ts';
+import { clockAhead, type WindowClock } from '../billing/window-clock.ts';
 
 export interface Config {
   port: number;
@@ -24,6 +25,8 @@ export interface Config {
   licenseSigningKey: string | undefined;
   /** GET /metrics: off (undefined), on the API's port ('main', METRICS=1), or on its own port (METRICS_PORT; 0: any free one). */
   metrics: 'main' | number | undefined;
+  /** The clock rate-limit windows are counted on: the real one, or RATE_LIMIT_CLOCK_OFFSET_MS ahead (tests). */
+  windowClock: WindowClock;
 }
 
 /** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
@@ -45,5 +48,6 @@ export function loadConfig(): Config {
     engineWarmupPlans: intFromEnv('ENGINE_WARMUP_PLANS', DEFAULT_ENGINE_WARMUP_PLANS, 0),
     licenseSigningKey: process.env.LICENSE_SIGNING_KEY || undefined,
     metrics: process.env.METRICS_PORT ? intFromEnv('METRICS_PORT', 0, 0) : process.env.METRICS === '1' ? 'main' : undefined,
+    windowClock: clockAhead(intFromEnv('RATE_LIMIT_CLOCK_OFFSET_MS', 0, 0)),
   };
 }

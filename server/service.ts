@@ -72,7 +72,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const engine = metrics ? timedEngine(pool, metrics.registry) : pool;
   const usage = createUsageLog(sql, { flushMs: config.usageFlushMs, onError: (err) => log('usage flush failed; will retry', err) });
   const inFlight = createInFlight();
-  const admitter = await createAdmitter(database.relaxedSql, sql);
+  const admitter = await createAdmitter(database.relaxedSql, sql, config.windowClock);
   const later = createSettleLater(log);
   const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), processId: registration.id, later };
   const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };

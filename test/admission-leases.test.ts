@@ -6,9 +6,11 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { hashApiKey, revokeApiKey } from '../billing/api-keys.ts';
 import { createLeaseTable } from '../billing/admission-leases.ts';
+import { movableClock } from './support/window-clock.ts';
 
+const clock = movableClock();
 let server: TestServer;
-before(async () => (server = await startTestServer()));
+before(async () => (server = await startTestServer({ windowClock: clock })));
 after(() => server.stop());
 
 async function admitCalls(): Promise<number> {
@@ -17,13 +19,8 @@ async function admitCalls(): Promise<number> {
   return Number(row.n);
 }
 
-async function awayFromMinuteEnd() {
-  const msIntoMinute = Date.now() % 60_000;
-  if (msIntoMinute > 45_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
-}
-
 test('a busy key is mostly served from its lease, and its headers count down exactly', async () => {
-  await awayFromMinuteEnd();
+  clock.toNextMinute(); // the whole test in one window
   const key = await server.newKey('pro'); // 300 per minute
   const before = await admitCalls();
   for (let i = 1; i <= 60; i++) {
@@ -39,7 +36,7 @@ test('a busy key is mostly served from its lease, and its headers count down exa
 });
 
 test('with leases, 400 concurrent requests of one key within a minute admit exactly its 300', async () => {
-  await awayFromMinuteEnd();
+  clock.toNextMinute(); // the whole test in one window
   const key = await server.newKey('pro');
   for (let i = 0; i < 20; i++) await call(server.base, 'GET', `${API}/me`, key); // builds a lease
   const responses = await Promise.all(Array.from({ length: 380 }, () => call(server.base, 'GET', `${API}/me`, key)));
@@ -51,7 +48,7 @@ test('with leases, 400 concurrent requests of one key within a minute admit exac
 });
 
 test('revoking a key that holds a lease refuses it at once', async () => {
-  await awayFromMinuteEnd();
+  clock.toNextMinute(); // the whole test in one window
   const key = await server.newKey('pro');
   for (let i = 0; i < 30; i++) assert.equal((await call(server.base, 'GET', `${API}/me`, key)).status, 200);
   assert.equal(await revokeApiKey(server.service.database.sql, key.slice(0, 12)), true);

@@ -6,19 +6,21 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { movableClock } from './support/window-clock.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { drumPattern } from './support/synth.ts';
 import { createProxiedDatabase, type ProxiedDatabase } from './support/proxied-database.ts';
 import { createClient, ApiRequestError, type RetryPolicy } from '../client/client.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 
+const clock = movableClock();
 let server: TestServer;
 let database: ProxiedDatabase;
 let trackId: string;
 
 before(async () => {
   database = await createProxiedDatabase();
-  server = await startTestServer({ databaseUrl: database.url });
+  server = await startTestServer({ databaseUrl: database.url, windowClock: clock });
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
@@ -89,10 +91,8 @@ describe('independent keys, run side by side', { concurrency: true }, () => {
 
   test('a free key over its per-minute limit: the client waits Retry-After and retries with the same Idempotency-Key', async () => {
     const key = await server.newKey('free'); // 5 a minute
-    // Start late in a UTC minute, so the window that refuses ends (and the wait is) within seconds.
-    const intoMinute = Date.now() % 60_000;
-    const START_AT_MS = 55_000;
-    if (intoMinute < START_AT_MS - 1_000 || intoMinute > 58_000) await new Promise((r) => setTimeout(r, (START_AT_MS - intoMinute + 60_000) % 60_000));
+    // Late in a minute, so the window that refuses ends (and the client's real wait) within seconds.
+    clock.toMinuteEnd(4_000);
     const { client, attempts, retries } = recordedClient(key);
     for (let i = 0; i < 5; i++) await client.me();
     const found = await client.search({ query: 'drums' });

@@ -28,13 +28,25 @@ function target() {
 // sleeps on, and the run's server is only stopped once no connection of ours is left.
 const RUNNING_S = 1;
 
-async function outcome(statement: Promise<unknown>): Promise<{ code: string; ms: number; err?: unknown }> {
-  const started = performance.now();
+// Only detects a hang: a statement or a close that has not settled by then never will (the
+// defects this file guards against wait forever). The outcomes themselves are the codes.
+const HANG_MS = 30_000;
+
+/** `promise`, or a STILL_WAITING failure once HANG_MS has passed. */
+function unlessHung<T>(promise: Promise<T>): Promise<T> {
+  let timer!: NodeJS.Timeout;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`still waiting after ${HANG_MS} ms`), { code: 'STILL_WAITING' })), HANG_MS);
+  });
+  return Promise.race([promise, hung]).finally(() => clearTimeout(timer));
+}
+
+async function outcome(statement: Promise<unknown>): Promise<{ code: string; err?: unknown }> {
   try {
-    await statement;
-    return { code: 'ok', ms: performance.now() - started };
+    await unlessHung(statement);
+    return { code: 'ok' };
   } catch (err) {
-    return { code: (err as { code?: string }).code ?? String(err), ms: performance.now() - started, err };
+    return { code: (err as { code?: string }).code ?? String(err), err };
   }
 }
 
@@ -70,12 +82,11 @@ function holdFirstConnects(proxy: TcpProxy) {
   setTimeout(() => (proxy.holdMs = 0), 500);
 }
 
-test('a database that does not answer: 40 statements on 2 connections all fail, unavailable, within 1.5 s', () =>
+test('a database that does not answer: 40 statements on 2 connections all fail, unavailable, by their connect or wait timeout', () =>
   throughProxy(2, (proxy) => (proxy.blackhole = true), async (sql) => {
     const results = await Promise.all(Array.from({ length: 40 }, () => outcome(sql`SELECT 1`)));
     for (const r of results) {
       assert.ok(isDatabaseUnavailable(r.err), `unavailable: ${r.code}`);
-      assert.ok(r.ms < 1500, `failed after ${Math.round(r.ms)} ms`);
     }
     // The two statements the connections tried to connect for time out connecting; the others
     // were never given one.
@@ -97,13 +108,11 @@ test('statements that waited too long for a connection never run, and the connec
     ]);
     for (const r of results) {
       assert.equal(r.code, 'CONNECTION_WAIT_TIMEOUT');
-      assert.ok(r.ms < 500, `waited ${Math.round(r.ms)} ms`);
     }
     await new Promise((r) => setTimeout(r, 1000)); // the connection is made meanwhile
     proxy.holdMs = 0;
     const after = await outcome(sql`SELECT 1`);
     assert.equal(after.code, 'ok', 'the connection was not lost to the pool');
-    assert.ok(after.ms < 100);
     assert.deepEqual([...(await setup`SELECT label FROM marks`)], [], 'none of them ran');
   } finally {
     await endSql(sql);
@@ -123,7 +132,6 @@ test('a connection terminated under a statement: the server\'s FATAL does not fa
     assert.equal((await running).code, 'CONNECTION_CLOSED');
     const next = await outcome(sql`SELECT 1`);
     assert.equal(next.code, 'ok', String(next.err)); // a bare pool fails it with 57P01: database-failures.test.ts
-    assert.ok(next.ms < 500);
   } finally {
     await endSql(sql);
   }
@@ -143,10 +151,8 @@ test('a statement right after a connection reset neither hangs nor fails', async
       proxy.cutAll({ reset: true });
       assert.equal((await running).code, 'ECONNRESET');
       // Issued at once, as a request's next statement would be.
-      const stillWaiting = new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error('still waiting after 2 s'), { code: 'STILL_WAITING' })), 2000));
-      const next = await outcome(Promise.race([sql`SELECT 1`, stillWaiting]));
+      const next = await outcome(sql`SELECT 1`);
       assert.equal(next.code, 'ok', String(next.err));
-      assert.ok(next.ms < 500);
     }
   } finally {
     await endSql(sql);
@@ -183,7 +189,6 @@ test('a connection lost with a write pending connects again at once (without the
     assert.deepEqual((await loseWithWritePending(unpadded)).map((r) => r.code), ['CONNECT_TIMEOUT', 'CONNECT_TIMEOUT']);
     const next = await loseWithWritePending(sql);
     assert.deepEqual(next.map((r) => r.code), ['ok', 'ok'], String(next[0].err));
-    assert.ok(next[0].ms < 500, `${Math.round(next[0].ms)} ms`);
   } finally {
     trigger.destroy();
     sender.destroy();
@@ -194,16 +199,14 @@ test('a connection lost with a write pending connects again at once (without the
   }
 });
 
-test('closing a pool whose connection died under a statement is quick (postgres.js counts that statement as still running)', async () => {
+test('closing a pool whose connection died under a statement does not hang (postgres.js counts that statement as still running)', async () => {
   const sql = connectSql(tcpUrl(adminUrl()), 1);
   const [{ pid }] = await sql`SELECT pg_backend_pid() AS pid`;
   const running = outcome(sql`SELECT pg_sleep(${RUNNING_S})`);
   await new Promise((r) => setTimeout(r, 200));
   await terminateBackend(pid);
   await running;
-  const started = performance.now();
-  await endSql(sql);
-  assert.ok(performance.now() - started < 800, `close took ${Math.round(performance.now() - started)} ms`);
+  assert.equal((await outcome(endSql(sql))).code, 'ok');
 });
 
 test('a server warming its pool on a busy machine: connects that time out are made again, and every connection opens', () =>

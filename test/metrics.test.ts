@@ -4,10 +4,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startTestServer, type TestServer } from './support/server.ts';
+import { movableClock } from './support/window-clock.ts';
 import { API, call } from './support/http.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { drumPattern } from './support/synth.ts';
 
+const meteredClock = movableClock();
 let plain: TestServer;
 let metered: TestServer;
 let apart: TestServer;
@@ -16,7 +18,7 @@ before(async () => {
   // did (started together, a failed start left the others running, and the file, with the whole
   // test run, never ended); and a third of the connections open at once on a loaded machine.
   plain = await startTestServer();
-  metered = await startTestServer({ metrics: 'main' });
+  metered = await startTestServer({ metrics: 'main', windowClock: meteredClock });
   apart = await startTestServer({ metrics: 0 });
 });
 after(() => Promise.all([plain, metered, apart].map((s) => s?.stop())));
@@ -56,8 +58,7 @@ test('METRICS_PORT: /metrics on its own port, not on the API\'s', async () => {
 
 test('the figures move as requests happen: requests, credits, rate-limit refusals', async () => {
   const key = await metered.newKey('free'); // 5 per minute
-  const msIntoMinute = Date.now() % 60_000;
-  if (msIntoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+  meteredClock.toNextMinute(); // all six requests in one window
   const before = await scrape(metered.base);
   assert.equal((await call(metered.base, 'GET', `${API}/me`, key)).status, 200);
   assert.equal((await call(metered.base, 'GET', `${API}/me`, key)).status, 200);

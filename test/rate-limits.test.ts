@@ -4,9 +4,11 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
+import { movableClock } from './support/window-clock.ts';
 
+const clock = movableClock();
 let server: TestServer;
-before(async () => (server = await startTestServer()));
+before(async () => (server = await startTestServer({ windowClock: clock })));
 after(() => server.stop());
 
 function assertRateLimited(response: Awaited<ReturnType<typeof call>>) {
@@ -24,9 +26,8 @@ function assertRateLimited(response: Awaited<ReturnType<typeof call>>) {
 
 test('per-minute limit: 429 after the limit, headers count down, recovery in the next minute', async () => {
   const key = await server.newKey('free'); // 5 per minute
-  // Start right after a minute boundary so all six requests fall in one window.
-  const msIntoMinute = Date.now() % 60_000;
-  if (msIntoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+  // Right after a minute's start, so all six requests fall in one window.
+  clock.toNextMinute();
   for (let i = 1; i <= 5; i++) {
     const response = await call(server.base, 'GET', `${API}/me`, key);
     assert.equal(response.status, 200);
@@ -35,13 +36,13 @@ test('per-minute limit: 429 after the limit, headers count down, recovery in the
     assert.equal(response.headers.get('x-ratelimit-remaining-daily'), String(50 - i));
   }
   const retryAfter = assertRateLimited(await call(server.base, 'GET', `${API}/me`, key));
-  assert.ok(retryAfter <= 60);
+  assert.ok(retryAfter <= 60 && retryAfter >= 50, `Retry-After ${retryAfter} at the start of a minute`);
   // A 429 is not counted: the daily counter did not move.
   const again = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(again.status, 429);
   assert.equal(again.headers.get('x-ratelimit-remaining-daily'), '45');
 
-  await new Promise((r) => setTimeout(r, retryAfter * 1000 + 200));
+  clock.advance(retryAfter * 1000);
   const recovered = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(recovered.status, 200);
   assert.equal(recovered.headers.get('x-ratelimit-remaining'), '4');
@@ -60,17 +61,17 @@ test('every authenticated response carries the limit headers, errors included', 
 test('daily limit: 429 until the next UTC midnight', async () => {
   const key = await server.newKey('free');
   const { sql } = server.service.database;
-  await sql`UPDATE api_keys SET day_window = (now() AT TIME ZONE 'UTC')::date, day_count = 50 WHERE key_hash = ${hashApiKey(key)}`;
+  await sql`UPDATE api_keys SET day_window = ${clock.day()}::date, day_count = 50 WHERE key_hash = ${hashApiKey(key)}`;
   const response = await call(server.base, 'GET', `${API}/me`, key);
   const retryAfter = assertRateLimited(response);
-  const now = new Date();
+  const now = new Date(clock.now());
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   assert.ok(Math.abs(retryAfter - (midnight - now.getTime()) / 1000) < 5, `Retry-After ${retryAfter}`);
   assert.match(response.body.message, /daily/);
   assert.equal(response.headers.get('x-ratelimit-remaining-daily'), '0');
 
   // Yesterday's count does not carry into a new day.
-  await sql`UPDATE api_keys SET day_window = (now() AT TIME ZONE 'UTC')::date - 1 WHERE key_hash = ${hashApiKey(key)}`;
+  await sql`UPDATE api_keys SET day_window = ${clock.day()}::date - 1 WHERE key_hash = ${hashApiKey(key)}`;
   const nextDay = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(nextDay.status, 200);
   assert.equal(nextDay.headers.get('x-ratelimit-remaining-daily'), '49');
@@ -79,7 +80,7 @@ test('daily limit: 429 until the next UTC midnight', async () => {
 test('pro keys have no daily limit', async () => {
   const key = await server.newKey('pro');
   const { sql } = server.service.database;
-  await sql`UPDATE api_keys SET day_window = (now() AT TIME ZONE 'UTC')::date, day_count = 1000000 WHERE key_hash = ${hashApiKey(key)}`;
+  await sql`UPDATE api_keys SET day_window = ${clock.day()}::date, day_count = 1000000 WHERE key_hash = ${hashApiKey(key)}`;
   const response = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(response.status, 200);
   assert.equal(response.headers.get('x-ratelimit-remaining-daily'), 'unlimited');
@@ -88,14 +89,14 @@ test('pro keys have no daily limit', async () => {
 test('limits are per key', async () => {
   const first = await server.newKey('free');
   const second = await server.newKey('free');
+  clock.toNextMinute();
   for (let i = 0; i < 5; i++) await call(server.base, 'GET', `${API}/me`, first);
   assert.equal((await call(server.base, 'GET', `${API}/me`, first)).status, 429);
   assert.equal((await call(server.base, 'GET', `${API}/me`, second)).status, 200);
 });
 
 test('concurrent requests of one key (one admission batch): exactly the limit is admitted', async () => {
-  const msIntoMinute = Date.now() % 60_000;
-  if (msIntoMinute > 55_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+  clock.toNextMinute();
   const key = await server.newKey('starter'); // 10 per minute
   const responses = await Promise.all(Array.from({ length: 30 }, () => call(server.base, 'GET', `${API}/me`, key)));
   const ok = responses.filter((r) => r.status === 200);

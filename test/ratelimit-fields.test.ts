@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call, type JsonResponse } from './support/http.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
+import { movableClock } from './support/window-clock.ts';
 
+const clock = movableClock();
 let server: TestServer;
-before(async () => (server = await startTestServer()));
+before(async () => (server = await startTestServer({ windowClock: clock })));
 after(() => server.stop());
 
 /** A structured-field List of Items with Integer parameters: `"name";a=1;b=2, "other";a=3`. */
@@ -51,8 +53,7 @@ function assertAgree(response: JsonResponse, perMinute: number, perDay: number |
 
 test('RateLimit fields count down with X-RateLimit-* through a window, then the 429s', async () => {
   const key = await server.newKey('free'); // 5 per minute, 50 per day
-  const msIntoMinute = Date.now() % 60_000;
-  if (msIntoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - msIntoMinute));
+  clock.toNextMinute();
   for (let i = 1; i <= 5; i++) {
     const response = await call(server.base, 'GET', `${API}/me`, key);
     assert.equal(response.status, 200);
@@ -60,7 +61,7 @@ test('RateLimit fields count down with X-RateLimit-* through a window, then the 
     assert.equal(minute.r, 5 - i);
     assert.equal(day!.r, 50 - i);
     // The minute's reset is the end of the UTC minute the request fell in.
-    assert.ok(Math.abs(minute.t - (60 - new Date().getUTCSeconds())) <= 1, `minute t=${minute.t}`);
+    assert.ok(Math.abs(minute.t - (60 - new Date(clock.now()).getUTCSeconds())) <= 1, `minute t=${minute.t}`);
   }
   for (let i = 0; i < 2; i++) {
     const refused = await call(server.base, 'GET', `${API}/me`, key);
@@ -76,7 +77,7 @@ test('RateLimit fields count down with X-RateLimit-* through a window, then the 
 test('a daily refusal: the day policy at 0, its reset equal to Retry-After', async () => {
   const key = await server.newKey('free');
   const { sql } = server.service.database;
-  await sql`UPDATE api_keys SET day_window = (now() AT TIME ZONE 'UTC')::date, day_count = 50 WHERE key_hash = ${hashApiKey(key)}`;
+  await sql`UPDATE api_keys SET day_window = ${clock.day()}::date, day_count = 50 WHERE key_hash = ${hashApiKey(key)}`;
   const refused = await call(server.base, 'GET', `${API}/me`, key);
   assert.equal(refused.status, 429);
   const { minute, day } = assertAgree(refused, 5, 50);

@@ -16,8 +16,11 @@ function logLines(output: string): Record<string, any>[] {
   return output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
 }
 
+// Only detects a hang: the log is written asynchronously, and on a busy machine a line may take a while.
+const LINE_HANG_MS = 30_000;
+
 async function waitForLine(server: SpawnedServer, found: (line: Record<string, any>) => boolean): Promise<Record<string, any>> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + LINE_HANG_MS;
   for (;;) {
     const line = logLines(server.output()).find(found);
     if (line) return line;
@@ -53,7 +56,7 @@ test('a JSON line per request with its id, route, status, duration, key prefix a
     assert.equal(meLine.status, 200);
     assert.equal(meLine.key, prefix);
     assert.equal(meLine.credits, 0);
-    assert.ok(typeof meLine.ms === 'number' && meLine.ms >= 0 && meLine.ms < 5_000, `ms ${meLine.ms}`);
+    assert.ok(Number.isFinite(meLine.ms) && meLine.ms >= 0, `ms ${meLine.ms}`);
     assert.equal(typeof meLine.time, 'number');
     const paidLine = await lineOf(paid);
     assert.deepEqual([paidLine.route, paidLine.status, paidLine.key, paidLine.credits], ['/_test/paid', 200, prefix, 1]);

@@ -1,6 +1,9 @@
 // `npm test`: runs every test file with node:test against a real PostgreSQL. Uses DATABASE_URL when
 // given; otherwise starts a throw-away embedded PostgreSQL for the run and removes it afterwards.
 // Each test file creates its own database on that server (support/database.ts).
+//   npm test -- rate-limits                              the files whose path contains "rate-limits"
+//   npm test -- rate-limits --test-name-pattern=burst    only their tests whose name matches
+// Arguments that start with "-" go to node's test runner as they are; the others pick files.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +21,12 @@ function testFiles(dir: string): string[] {
 }
 
 async function main(): Promise<number> {
-  const filter = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const runnerOptions = args.filter((arg) => arg.startsWith('-'));
+  const filter = args.filter((arg) => !arg.startsWith('-'));
   const files = testFiles(root).filter((f) => filter.length === 0 || filter.some((part) => f.includes(part))).sort();
+  // With no file named, node --test would look for test files itself, everywhere.
+  if (files.length === 0) throw new Error(`no test file's path contains ${filter.map((part) => `"${part}"`).join(' or ')}`);
   let adminUrl = process.env.DATABASE_URL;
   let scratch: string | undefined;
   let stopDatabase = async () => {};
@@ -31,7 +38,7 @@ async function main(): Promise<number> {
     stopDatabase = db.stop;
   }
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...runnerOptions, ...files], {
       stdio: 'inherit',
       env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl },
     });

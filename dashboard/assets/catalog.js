@@ -5,6 +5,7 @@ import { request } from './api.js';
 import { renderLayout } from './layout.js';
 import { el, show } from './dom.js';
 import { drawWaveform } from './waveform.js';
+import { count, errorText, planText, trackTime } from './wording.js';
 
 // Spec 2.6's parent genres: what filters.genres accepts.
 const GENRES = ['Acoustic', 'Ambient', 'Beats', 'Blues', 'Brass & Marching Band', "Children's Music", 'Cinematic', 'Classical', 'Comedy', 'Country', 'Dance', 'Disco', 'Downtempo', 'Easy Listening', 'Electronic', 'Electronica', 'Experimental', 'Fanfares', 'Folk', 'Funk', 'Hip Hop', 'House', 'Jazz', 'Latin', 'Metal', 'Pop', 'Punk', 'R&B', 'Reggae', 'Religious Music', 'Rock', 'Singer-Songwriter', 'Soul', 'Special Occasions', 'World'];
@@ -19,7 +20,7 @@ document.getElementById('genre').append(...GENRES.map((g) => el('option', { valu
 
 const { keys } = await request('/dashboard/api/keys');
 const active = keys.filter((k) => k.status === 'active');
-keySelect.append(...active.map((k) => el('option', { value: String(k.id) }, `${k.name} (${k.prefix}…, ${k.credits} credits)`)));
+keySelect.append(...active.map((k) => el('option', { value: String(k.id) }, `${k.name} (${k.prefix}…, ${count(k.credits, 'credit')})`)));
 if (active.length === 0) show(searchMessage, 'You have no active key: create one on the API keys page first.');
 
 const keyed = (path) => `/dashboard/api/catalog${path}${path.includes('?') ? '&' : '?'}key_id=${encodeURIComponent(keySelect.value)}`;
@@ -58,10 +59,10 @@ document.getElementById('search').addEventListener('submit', async (event) => {
   try {
     const result = await request(keyed('/search'), { method: 'POST', body: { query, limit: RESULTS_PER_SEARCH, filters: filters() } });
     document.getElementById('results').replaceChildren(...result.tracks.map(trackItem));
-    document.getElementById('results-summary').textContent = `${result.total_count} tracks match; ${result.credits_remaining} credits left on this key.`;
+    document.getElementById('results-summary').textContent = `${count(result.total_count, 'track matches', 'tracks match')}; ${count(result.credits_remaining, 'credit')} left on this key.`;
     show(searchMessage, '', 'success');
   } catch (err) {
-    show(searchMessage, err.message);
+    show(searchMessage, errorText(err));
   }
 });
 
@@ -75,19 +76,12 @@ async function openBuilder(track) {
   try {
     state.analysis = await request(keyed(`/tracks/${encodeURIComponent(track.id)}/analysis`), { csrf: true });
     drawWaveform(canvas, state.analysis);
-    canvas.setAttribute('aria-label', `Waveform of ${track.title}: ${state.analysis.duration_seconds} s, peak at ${state.analysis.peak_seconds} s`);
+    canvas.setAttribute('aria-label', `Waveform of ${track.title}: ${trackTime(state.analysis.duration_seconds)} long, its climax at ${trackTime(state.analysis.peak_seconds)}`);
   } catch (err) {
-    show(clipMessage, err.message);
+    show(clipMessage, errorText(err));
   }
   builder.focus();
 }
-
-/** What an edit's hit_point_landing tells the creator (null for other clips: nothing to say). */
-const LANDING_TEXT = {
-  sure: 'the clip will be heard peaking there',
-  thin: 'the clip should be heard peaking there, by a small margin',
-  miss: 'but the clip will be heard peaking elsewhere: this track has no climax to place there',
-};
 
 function clipBody() {
   const body = { track_id: state.track.id, duration_seconds: Number(document.getElementById('duration').value), mode: document.getElementById('mode').value };
@@ -100,13 +94,10 @@ document.getElementById('preview-plan').addEventListener('click', async () => {
   try {
     const plan = await request(keyed('/clip-plan'), { method: 'POST', body: clipBody() });
     drawWaveform(canvas, state.analysis, plan);
-    const parts = plan.parts.map((p) => `${p.length} s from ${p.source_start} s`).join(', then ');
-    const peak = plan.peak_in_clip_seconds === null ? 'the peak is not in the clip' : `the peak lands at ${plan.peak_in_clip_seconds} s`;
-    const heard = LANDING_TEXT[plan.hit_point_landing];
-    document.getElementById('plan-summary').textContent = `Plan (${plan.mode}, ${plan.duration_seconds} s): ${parts}; ${peak}${heard ? ` (${heard})` : ''}; ending: ${plan.ending}.`;
+    document.getElementById('plan-summary').textContent = planText(plan);
     show(clipMessage, '', 'success');
   } catch (err) {
-    show(clipMessage, err.message);
+    show(clipMessage, errorText(err));
   }
 });
 
@@ -121,11 +112,12 @@ document.getElementById('clip-form').addEventListener('submit', async (event) =>
     const save = document.getElementById('clip-save');
     save.href = url;
     save.download = `${state.track.title}.mp3`;
-    document.getElementById('clip-info').textContent = `Clip ready: ${response.headers.get('X-Track-Duration')} s, license ${response.headers.get('X-License-Id')}, ${response.headers.get('X-Credits-Remaining')} credits left on this key.`;
+    const creditsLeft = count(Number(response.headers.get('X-Credits-Remaining')), 'credit');
+    document.getElementById('clip-info').textContent = `Clip ready: ${response.headers.get('X-Track-Duration')} s, license ${response.headers.get('X-License-Id')}, ${creditsLeft} left on this key.`;
     document.getElementById('clip-result').hidden = false;
     show(clipMessage, '', 'success');
   } catch (err) {
-    show(clipMessage, err.message);
+    show(clipMessage, errorText(err));
   } finally {
     button.disabled = false;
   }

@@ -1,5 +1,7 @@
 // The 30-day chart of the overview as SVG: requests as bars on the left scale, credits as a line
 // on the right scale (two scales: a day of free requests would flatten the credits otherwise).
+import { count } from './wording.js';
+
 const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 640;
 const HEIGHT = 220;
@@ -34,7 +36,7 @@ export function drawUsageChart(days) {
     const x = PAD.left + i * step;
     const top = y(day.requests, maxRequests);
     const bar = svg('rect', { x: x + step * 0.15, y: top, width: step * 0.7, height: PAD.top + plotH - top, fill: '#0b57d0', 'data-day': day.day, 'data-requests': day.requests });
-    bar.append(svg('title', {}, `${day.day}: ${day.requests} requests, ${day.credits} credits`));
+    bar.append(svg('title', {}, `${day.day}: ${count(day.requests, 'request')}, ${count(day.credits, 'credit')}`));
     root.append(bar);
     // A label a week, and today's unless the last weekly one is too close to it.
     const lastWeekly = i === days.length - 1 && i % 7 >= 3;

@@ -1,14 +1,16 @@
-// API keys: create one with a name (the full key shown once, with a copy button), list them,
+// API keys: create one with a name (the whole key shown once, wrapped to fit, with a copy button), list them,
 // revoke one after a confirmation dialog.
 import { request } from './api.js';
 import { renderLayout } from './layout.js';
 import { el, row, show, when } from './dom.js';
+import { errorText } from './wording.js';
 
 await renderLayout();
 const tbody = document.querySelector('#keys tbody');
 const message = document.getElementById('keys-message');
 const dialog = document.getElementById('confirm-revoke');
 const LABELS = ['Name', 'Prefix', 'Created', 'Last used', 'Status', 'Actions'];
+const NO_KEYS = 'No keys yet.';
 
 function confirmRevoke(key) {
   document.getElementById('revoke-text').textContent = `"${key.name}" (${key.prefix}…) stops working at once, for every program using it. This cannot be undone.`;
@@ -23,7 +25,7 @@ async function revoke(key) {
     show(message, `Key "${key.name}" revoked.`, 'success');
     await load();
   } catch (err) {
-    show(message, err.message);
+    show(message, errorText(err));
   }
 }
 
@@ -39,7 +41,8 @@ function keyRow(key) {
 async function load() {
   const { keys } = await request('/dashboard/api/keys');
   tbody.replaceChildren(...keys.map(keyRow));
-  if (keys.length === 0) show(message, 'No keys yet.', 'success');
+  if (keys.length === 0) show(message, NO_KEYS, 'success');
+  else if (message.textContent === NO_KEYS) show(message, '', 'success');
 }
 
 const form = document.getElementById('create-key');
@@ -53,23 +56,27 @@ form.addEventListener('submit', async (event) => {
     form.reset();
     show(createMessage, '', 'success');
     const box = document.getElementById('new-key');
-    document.getElementById('new-key-value').value = created.key;
+    document.getElementById('new-key-value').textContent = created.key;
     box.hidden = false;
     box.focus();
     await load();
   } catch (err) {
-    show(createMessage, err.message);
+    show(createMessage, errorText(err));
   }
 });
 
 document.getElementById('copy-key').addEventListener('click', async () => {
-  const input = document.getElementById('new-key-value');
+  const key = document.getElementById('new-key-value');
   const status = document.getElementById('copy-message');
   try {
-    await navigator.clipboard.writeText(input.value);
+    await navigator.clipboard.writeText(key.textContent);
     status.textContent = 'Copied.';
   } catch {
-    input.select(); // no clipboard permission (plain http): selected for Ctrl+C
+    // No clipboard permission (plain http): the key selected for Ctrl+C.
+    const range = document.createRange();
+    range.selectNodeContents(key);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
     status.textContent = document.execCommand('copy') ? 'Copied.' : 'Selected: press Ctrl+C to copy.';
   }
 });

@@ -4,6 +4,7 @@ import { request } from './api.js';
 import { renderLayout } from './layout.js';
 import { number, row, show } from './dom.js';
 import { drawUsageChart } from './chart.js';
+import { errorText } from './wording.js';
 
 await renderLayout();
 try {
@@ -22,5 +23,5 @@ try {
   ])));
   if (overview.keys.length === 0) show(document.getElementById('overview-message'), 'No active keys yet: create one on the API keys page.', 'success');
 } catch (err) {
-  show(document.getElementById('overview-message'), err.message);
+  show(document.getElementById('overview-message'), errorText(err));
 }

@@ -2,6 +2,7 @@
 import { request } from './api.js';
 import { renderLayout } from './layout.js';
 import { show } from './dom.js';
+import { errorText } from './wording.js';
 
 const session = await renderLayout();
 document.getElementById('must-change').hidden = !session.must_change_password;
@@ -19,6 +20,6 @@ form.addEventListener('submit', async (event) => {
     show(message, 'Password changed. Other sessions of this account are signed out.', 'success');
     if (session.must_change_password) location.assign('/dashboard');
   } catch (err) {
-    show(message, err.message);
+    show(message, errorText(err));
   }
 });

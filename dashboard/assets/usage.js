@@ -3,6 +3,7 @@ import { request } from './api.js';
 import { renderLayout } from './layout.js';
 import { el, row, show, when } from './dom.js';
 import { createPager } from './pager.js';
+import { count, errorText } from './wording.js';
 
 const PAGE_SIZE = 25;
 const LABELS = ['Time', 'Key', 'Endpoint', 'Status', 'Credits', 'ms'];
@@ -32,11 +33,11 @@ async function load(offset, limit) {
     document.querySelector('#usage tbody').replaceChildren(...page.usage.map((u) => row(LABELS, [
       when(u.timestamp), `${u.key.name} (${u.key.prefix}…)`, el('code', {}, u.endpoint), String(u.status_code), String(u.credits_consumed), String(u.response_time_ms),
     ])));
-    document.getElementById('usage-summary').textContent = `${page.total_count} requests match.`;
+    document.getElementById('usage-summary').textContent = `${count(page.total_count, 'request matches', 'requests match')}.`;
     show(message, '', 'success');
     return page.total_count;
   } catch (err) {
-    show(message, err.message);
+    show(message, errorText(err));
     return 0;
   }
 }

@@ -6,10 +6,9 @@
 -- PostgreSQL never kept a plan, and planning the many CTEs cost more than running them. And
 -- until api_keys had statistics (keys made less than a minute before, as a benchmark's or a new
 -- deployment's), the keys were found by a sequential scan: with 1,000 keys a lone admission took
--- 1.5 ms in that scan alone. Measured on a scratch database, 1,000 pro keys, one key per call in
--- turn (.scratch/admitlat.mts, .scratch/chargelat.mts, 2026-11-29):
---   admit_keys (synchronous_commit off)   p50 1.8-2.5 ms -> 0.56 ms
---   charge_requests                       p50 1.2-1.4 ms -> 0.75-0.8 ms
+-- 1.5 ms in that scan alone. With one generic plan a lone admission or charge costs a fraction
+-- of a millisecond (`DOWNLOAD_PARTS=plan npm run bench -- download` runs one admission per
+-- request through 1,000 keys).
 -- A batch holds at most 256 keys (db/statement-batcher.ts) and the table any number, so looking
 -- each key up by its unique index is the right plan at every size; a sequential scan never is.
 ALTER FUNCTION admit_keys(bytea[], integer[], integer[], integer[], timestamptz[])

@@ -3,14 +3,13 @@
 
 /**
  * Scripts, styles, images, audio and calls: this origin only; no inline script or style, so
- * injected markup cannot run. data: images for the empty favicon; blob: audio for the downloaded
- * clip played back in the page.
+ * injected markup cannot run. blob: audio for the downloaded clip played back in the page.
  */
 export const DASHBOARD_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self'",
   "media-src 'self' blob:",
   "connect-src 'self'",
   "base-uri 'none'",

@@ -2,7 +2,7 @@
 // start (a few KB; they change only with the code, which restarts the server). Each page file is
 // its main content; dashboard/shell.html is the document around it (head, skip link, header),
 // with the page's title and its module. Pages need a session (else a redirect to the sign-in
-// page); assets hold no account data and need none.
+// page); assets (and /favicon.ico) hold no account data and need none.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,9 @@ import { ApiError } from '../http/api-error.ts';
 import type { Access, DashboardRoute } from './dashboard-route.ts';
 
 const DASHBOARD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dashboard');
-const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const ASSET_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+/** The site's icon: the pages name it, and a browser asks for /favicon.ico of anything else it opens here (JSON, the API reference). */
+const FAVICON = 'favicon.svg';
 
 /** URL path → page (dashboard/pages/NAME.html, its module assets/NAME.js), its title, who may see it. */
 const PAGES: [string, string, string, Access][] = [
@@ -20,6 +22,7 @@ const PAGES: [string, string, string, Access][] = [
   ['/dashboard/keys', 'keys', 'API keys', 'signed-in'],
   ['/dashboard/usage', 'usage', 'Usage', 'signed-in'],
   ['/dashboard/licenses', 'licenses', 'Licenses', 'signed-in'],
+  ['/dashboard/certificate', 'certificate', 'License certificate', 'signed-in'],
   ['/dashboard/catalog', 'catalog', 'Catalog', 'signed-in'],
   ['/dashboard/password', 'password', 'Password', 'password-change'],
 ];
@@ -54,5 +57,6 @@ export function pageRoutes(): DashboardRoute[] {
       return found;
     },
   };
-  return [...pages, asset];
+  const favicon: DashboardRoute = { method: 'get', path: '/favicon.ico', access: 'public', handle: async () => assets.get(FAVICON)! };
+  return [...pages, asset, favicon];
 }

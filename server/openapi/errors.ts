@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ResponseObject, SchemaObject } from './types.ts';
 import { LIMIT_HEADERS, responseHeaders } from './headers.ts';
 
-/** Every code the API answers with, and its status (README "Behaviour the spec leaves open"). */
+/** Every code the API answers with, and its status (docs/api.md "Errors"). */
 export const ERROR_STATUS = {
   invalid_parameters: 400,
   unauthorized: 401,
