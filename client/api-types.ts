@@ -509,11 +509,13 @@ export interface components {
                 clip_start: number;
                 /** @description Where it comes from in the track. */
                 source_start: number;
-                /** @description Its length. */
+                /** @description Its length in the clip (it plays `length / stretch` seconds of the track). */
                 length: number;
                 /** @description Equal-power crossfade with what plays before it. */
                 crossfade_ms: number;
             }[];
+            /** @description Clip seconds per track second: 1, or a uniform speed change of at most 1% (pitch moves with it, at most 17 cents) that makes a loop a whole number of beats or lets an edit end on a beat. */
+            stretch: number;
             hit_point_seconds: number | null;
             /** @description Where the track's `peak_seconds` (`GET /tracks/{id}/analysis`) plays in the clip through the plan (its first time); null when it is not in it. */
             peak_in_clip_seconds: number | null;
@@ -2706,6 +2708,7 @@ export interface operations {
                      *           "crossfade_ms": 20
                      *         }
                      *       ],
+                     *       "stretch": 1,
                      *       "hit_point_seconds": 20,
                      *       "peak_in_clip_seconds": 20,
                      *       "ending": "track_end",

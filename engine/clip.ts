@@ -21,9 +21,9 @@ export interface Clip {
   method: 'splice' | 'encode';
 }
 
-/** The splice works in the source's samples, which are the plan's for a 44.1 kHz source (the only kind it takes). */
+/** The splice copies the source's own frames: only for a 44.1 kHz source (the plan's samples are its samples) and a clip played at the source's speed. */
 function spliceable(plan: ClipPlan, index: FrameIndex): SplicePart[] | undefined {
-  return index.sampleRate === CLIP_SAMPLE_RATE ? plan.parts : undefined;
+  return index.sampleRate === CLIP_SAMPLE_RATE && plan.stretch === 1 ? plan.parts : undefined;
 }
 
 /** A clip's MP3, and how it was made: spliced (edges and joins re-encoded, the rest copied) or encoded whole. */

@@ -2,10 +2,13 @@
 // joined to its neighbour with an equal-power crossfade centred on the join. Loops wrap: the
 // material past the last part's end crossfades into the clip's start, so the end flows into it.
 // Any stretch of the clip can be rendered on its own (the splice renders only what it re-encodes).
+// This is the clip on the source's own timeline (plan.timelineSamples); a plan with a stretch is
+// then played at its speed (clip.ts, varispeed.ts).
 import type { RangeDecoder } from './mp3/decode.ts';
 import type { FrameIndex } from './mp3/frame-index.ts';
 import { CLIP_SAMPLE_RATE, declickPart, stereoAt44100 } from './clip-pcm.ts';
 import type { ClipPlan, PlanPart } from './plan/plan.ts';
+import { varispeed } from './varispeed.ts';
 
 export type StereoPcm = [Float32Array, Float32Array];
 
@@ -72,22 +75,27 @@ async function addSpan(source: PlanSource, span: Span, wrap: number, out: Stereo
   }
 }
 
-/** The clip's samples [from, to): zeros outside the clip, de-click ramps at its edges (not for loops). */
+/** The timeline's samples [from, to): zeros outside the clip, de-click ramps at its edges (not for loops). */
 export async function renderPlanRange(source: PlanSource, plan: ClipPlan, from: number, to: number): Promise<StereoPcm> {
   const loop = plan.mode === 'loop';
+  const samples = plan.timelineSamples;
   const out: StereoPcm = [new Float32Array(to - from), new Float32Array(to - from)];
-  const inside = [Math.max(0, from), Math.min(plan.samples, to)];
+  const inside = [Math.max(0, from), Math.min(samples, to)];
   if (inside[1] <= inside[0]) return out;
   const view: StereoPcm = [out[0].subarray(inside[0] - from, inside[1] - from), out[1].subarray(inside[0] - from, inside[1] - from)];
   for (let i = 0; i < plan.parts.length; i++) {
     const span = spanOf(plan, i);
     // A loop's spans that run past either end of the clip sound at its other end.
-    for (const wrap of loop ? [-plan.samples, 0, plan.samples] : [0]) await addSpan(source, span, wrap, view, inside[0]);
+    for (const wrap of loop ? [-samples, 0, samples] : [0]) await addSpan(source, span, wrap, view, inside[0]);
   }
-  if (!loop) for (const channel of view) declickPart(channel, inside[0], plan.samples);
+  if (!loop) for (const channel of view) declickPart(channel, inside[0], samples);
   return out;
 }
 
-export function renderPlanPcm(source: PlanSource, plan: ClipPlan): Promise<StereoPcm> {
-  return renderPlanRange(source, plan, 0, plan.samples);
+/** The whole clip as sent: its timeline, played at the plan's stretch. */
+export async function renderPlanPcm(source: PlanSource, plan: ClipPlan): Promise<StereoPcm> {
+  const timeline = await renderPlanRange(source, plan, 0, plan.timelineSamples);
+  if (plan.stretch === 1) return timeline;
+  const loop = plan.mode === 'loop';
+  return [varispeed(timeline[0], plan.samples, loop), varispeed(timeline[1], plan.samples, loop)];
 }

@@ -113,11 +113,12 @@ test('every clip carries X-Clip-Plan; /clip-plan is free and returns the same pl
     assert.deepEqual(header, p.parts.map((part: any) => [part.clip_start, part.source_start, part.length]), 'the download follows the plan /clip-plan showed');
     const pcm = await decodeMp3(clip.bytes);
     assert.equal(pcm.channels[0].length, Math.round(body.duration_seconds * 44100), `${JSON.stringify(body)}: exact length`);
+    assert.ok(Math.abs(p.stretch - 1) <= 0.01, `stretch ${p.stretch}`);
     const total = header.reduce((sum: number, [, , length]: number[]) => sum + length, 0);
     assert.ok(Math.abs(total - body.duration_seconds) < 0.002, 'the parts add up to D');
     // The part playing the peak moves by less than an onset phase to the analysis's frames (frame-align.ts onOnsetPhase).
     if (body.hit_point_seconds !== undefined && body.mode === 'edit') assert.ok(Math.abs(p.peak_in_clip_seconds - body.hit_point_seconds) <= PEAK_PLACEMENT_SECONDS, `an edit puts the peak at H: ${p.peak_in_clip_seconds}`);
-    planMatchesAudio(header, pcm, source);
+    planMatchesAudio(header, pcm, source, p.stretch);
   }
 });
 

@@ -8,6 +8,7 @@
 // keyboard, has a label for every field and no sideways scrolling. Screenshots of each page go to
 // test-output/.
 import { test, before, after } from 'node:test';
+import { skipUnless } from './support/requirements.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,7 @@ import { newAccount, TEST_PASSWORD } from './support/dashboard.ts';
 import { createAccount } from '../billing/accounts.ts';
 import { parseJwkSet, verifyCertificate } from '../billing/license-signature.ts';
 
-const missing = chromiumMissing();
+const missing = skipUnless(!chromiumMissing(), 'chromium (apt-get install chromium)');
 const OUTPUT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../test-output');
 const PHONE = { width: 375, height: 812 };
 const STEP_TIMEOUT_MS = 30_000;

@@ -3,6 +3,7 @@
 // "try it" sends a real request to this server and shows the reply. A screenshot is kept in
 // test-output/ (an empty page fails: too little text, too small an image).
 import { test, before, after } from 'node:test';
+import { skipUnless } from './support/requirements.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import { startTestServer, type TestServer } from './support/server.ts';
 import { chromiumMissing, launchChromium } from './support/chromium.ts';
 import { openApiDocument } from '../server/openapi/document.ts';
 
-const missing = chromiumMissing();
+const missing = skipUnless(!chromiumMissing(), 'chromium (apt-get install chromium)');
 const OUTPUT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../test-output');
 const RENDER_TIMEOUT_MS = 30_000;
 // A rendered reference page is hundreds of KB as PNG; a blank one a few KB.

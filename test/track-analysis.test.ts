@@ -2,6 +2,7 @@
 // pipeline: the fields and their consistency, loudness against the decoded source (and ffmpeg's
 // ebur128 when it is on PATH), free of charge, 404s.
 import { test, before, after } from 'node:test';
+import { skipUnless } from './support/requirements.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,7 +142,7 @@ test('404 not_found for an unknown, malformed or removed id, in the error shape;
 
 const ffmpegFound = spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status === 0;
 
-test('loudness_lufs agrees with ffmpeg ebur128 on the stored MP3 within 0.1 LU', { skip: ffmpegFound ? false : 'ffmpeg not on PATH' }, async (t) => {
+test('loudness_lufs agrees with ffmpeg ebur128 on the stored MP3 within 0.1 LU', { skip: skipUnless(ffmpegFound, 'ffmpeg (apt-get install ffmpeg)') }, async (t) => {
   const key = await server.newKey('starter');
   const response = await call(server.base, 'GET', analysisPath(track.id), key);
   const run = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-i', audioFile(track.audio_sha256), '-af', 'ebur128', '-f', 'null', '-'], { encoding: 'utf8' });

@@ -12,20 +12,17 @@
 // (`hitPointAnchor: 'entrance'`). Without one, the clip's start is the anchor, at clip time 0 or a
 // pickup before it.
 import { EngineError } from '../errors.ts';
-import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, type Run, planOf } from './plan.ts';
-import { type PlanGrid, barAt, rmsBetween, seamCost } from './grid.ts';
+import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, MAX_STRETCH, type Run, planOf } from './plan.ts';
+import { type PlanGrid, barAt, rmsBetween } from './grid.ts';
 import { ON_LINE_SECONDS, endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
+import { JOIN_COST, STRETCH_COST, beatJoinCost, cheaper, joinCost, stretchCost } from './joins.ts';
 import { firstAtOrAfter } from '../analysis/beats.ts';
 
-/** Every join costs this much on top of how its bars differ: fewer joins are better. */
-export const JOIN_COST = 0.3;
 /** No part shorter than this: shorter ones sound like stutters. */
 export const MIN_PART_SECONDS = 0.5;
 /** The anchor's run plays at least this many bar lines past the anchor before it may join away on a bar line; before that, on a beat. */
 const ANCHOR_BARS = 1;
-/** A join on a beat inside a bar costs this much more than one on a bar line. */
-const MID_BAR_JOIN_COST = 0.3;
 /** The run that ends a clip may be this short: the ending's own decay, or its last beat. */
 const MIN_LAST_PART_SECONDS = 0.2;
 /** The run into the anchor may start this many bars before the anchor's bar (a build, a lead-in). */
@@ -34,8 +31,8 @@ const MAX_LEAD_IN_BARS = 8;
 const LEAD_LOUDNESS_SHARE = 0.9;
 /** ...each share louder costing this much. */
 const LOUD_LEAD_COST = 2;
-/** A join between bar lines of low beat confidence costs up to this much more. */
-const DOUBTFUL_JOIN_COST = 1;
+/** Two stretches closer than this play the same plan. */
+const STRETCH_STEP = 1e-4;
 /** A clip without a hit point may start up to this many seconds before a downbeat (a pickup). */
 const MAX_PICKUP_SECONDS = 2;
 
@@ -52,20 +49,6 @@ interface Tail {
   runs: Run[];
   ending: Ending;
   cost: number;
-}
-
-/** The cheaper of two candidates (the first on a tie). */
-function cheaper<T extends { cost: number }>(a: T, b: T | undefined): T;
-function cheaper<T extends { cost: number }>(a: T | undefined, b: T | undefined): T | undefined;
-function cheaper<T extends { cost: number }>(a: T | undefined, b: T | undefined): T | undefined {
-  return !a || (b && b.cost < a.cost) ? b : a;
-}
-
-/** Cost of a join out at bar line `out`, into bar line `into`; undefined when the join would sound wrong. */
-function joinCost(grid: PlanGrid, out: number, into: number): number | undefined {
-  const seam = seamCost(grid, out, into);
-  if (seam === undefined) return undefined;
-  return JOIN_COST + seam + DOUBTFUL_JOIN_COST * (1 - Math.min(grid.lineConfidence[out], grid.lineConfidence[into]));
 }
 
 /**
@@ -96,17 +79,6 @@ function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
     }
   }
   return best;
-}
-
-/** Cost of a join that leaves at beat `out` and goes on at beat `into` (beat indices), judged by the bars they lie in. */
-function beatJoinCost(grid: PlanGrid, out: number, into: number): number | undefined {
-  const { beats } = grid;
-  const onLine = grid.beatInBar[out] === 0;
-  // Leaving on a bar line: the bar before it was the last played; mid-bar, the bar it lies in.
-  const outLine = barAt(grid, beats[out] + 1e-3) + (onLine ? 0 : 1);
-  const seam = seamCost(grid, Math.min(outLine, grid.bars - 1), barAt(grid, beats[into] + 1e-3));
-  if (seam === undefined) return undefined;
-  return JOIN_COST + (onLine ? 0 : MID_BAR_JOIN_COST) + seam + DOUBTFUL_JOIN_COST * (1 - Math.min(grid.beatConfidence[out], grid.beatConfidence[into]));
 }
 
 /**
@@ -162,12 +134,48 @@ function anchors(grid: PlanGrid): { seconds: number; kind: HitAnchor }[] {
   return [{ seconds: grid.peakSeconds, kind: 'peak' as const }, ...entrances.map((seconds) => ({ seconds, kind: 'entrance' as const }))];
 }
 
-function hitEdit(grid: PlanGrid, request: ClipRequest, hit: number): ClipPlan {
-  for (const anchor of anchors(grid)) {
-    const plan = aroundAnchor(grid, anchor.seconds, hit, request.durationSeconds);
-    if (plan) return planOf(request, plan.runs, grid, plan.ending, anchor.seconds, anchor.kind);
+/**
+ * The stretches an edit with its anchor at H may be played at: none; each that lets the track
+ * itself, played on from the anchor, end on a beat at D; and each that makes the D - H seconds
+ * after H a whole number of the track's beats, so an ending joined on the beat can end on one too
+ * (each at most MAX_STRETCH either way).
+ */
+function stretches(grid: PlanGrid, anchor: number, after: number): number[] {
+  const out = [1];
+  for (let b = firstAtOrAfter(grid.beats, anchor + after / (1 + MAX_STRETCH)); b < grid.beats.length && grid.beats[b] - anchor <= after / (1 - MAX_STRETCH); b++) {
+    out.push(after / (grid.beats[b] - anchor));
   }
-  throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${request.durationSeconds} s of this track`, { min: 0, max: request.durationSeconds });
+  const period = grid.beatSeconds;
+  for (let k = Math.ceil(after / (1 + MAX_STRETCH) / period); k * period <= after / (1 - MAX_STRETCH); k++) {
+    const r = after / (k * period);
+    if (out.every((other) => Math.abs(other - r) > STRETCH_STEP)) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The cheapest plan around the first anchor that has one. A stretched plan costs at least
+ * STRETCH_COST (the clip is played at another speed and made whole, not spliced), so stretches
+ * are weighed only when the plan at the source's speed costs more than that.
+ */
+function hitEdit(grid: PlanGrid, request: ClipRequest, hit: number): ClipPlan {
+  const duration = request.durationSeconds;
+  for (const anchor of anchors(grid)) {
+    let best = aroundAnchor(grid, anchor.seconds, hit, duration);
+    let stretch = 1;
+    if (!best || best.cost > STRETCH_COST) {
+      for (const r of stretches(grid, anchor.seconds, duration - hit).slice(1)) {
+        const plan = aroundAnchor(grid, anchor.seconds, hit / r, duration / r);
+        const cost = plan && plan.cost + stretchCost(r);
+        if (plan && cost !== undefined && (!best || cost < best.cost)) {
+          best = { ...plan, cost };
+          stretch = r;
+        }
+      }
+    }
+    if (best) return planOf(request, best.runs, grid, best.ending, anchor.seconds, anchor.kind, stretch);
+  }
+  throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track`, { min: 0, max: duration });
 }
 
 /**

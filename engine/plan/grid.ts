@@ -29,6 +29,8 @@ export interface PlanGrid {
   beats: Float64Array;
   /** Per beat, 0..1: how surely it is a beat (heard by an onset, spaced as its neighbours). */
   beatConfidence: Float64Array;
+  /** The median beat period, seconds. */
+  beatSeconds: number;
   /** Per beat, its place in its bar (0 on a downbeat); -1 before the first downbeat. */
   beatInBar: Int32Array;
   /** Bar lines in seconds: lines[i] starts bar i; lines[bars] ends the last bar. */
@@ -126,6 +128,7 @@ export function planGrid(analysis: Analysis): PlanGrid {
     trackSeconds: analysis.durationSeconds,
     beats: beatTimes,
     beatConfidence,
+    beatSeconds: quantile(Float64Array.from({ length: Math.max(0, beatTimes.length - 1) }, (_, i) => beatTimes[i + 1] - beatTimes[i]), 0.5),
     beatInBar,
     lines,
     lineConfidence: Float64Array.from(downbeats, confidenceAt),

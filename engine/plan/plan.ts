@@ -12,6 +12,9 @@ export type Landing = 'sure' | 'miss';
 /** What an edit placed at H: the track's peak, or another entrance where the peak cannot be placed there. */
 export type HitAnchor = 'peak' | 'entrance';
 
+/** The most a clip may be sped up or slowed down as a whole (1%: 17 cents of pitch). */
+export const MAX_STRETCH = 0.01;
+
 /** The track's peak lands at H when it plays within this many seconds of it. */
 export const LANDING_SECONDS = 0.025;
 
@@ -38,7 +41,16 @@ export interface PlanPart {
 export interface ClipPlan {
   mode: ClipMode;
   durationSeconds: number;
+  /** Samples of the clip as sent. */
   samples: number;
+  /**
+   * Clip seconds per source second: 1, or a uniform varispeed of at most MAX_STRETCH either way
+   * that makes a loop a whole number of beats or lets an edit end on a beat. The parts are laid on
+   * the source's own timeline (`timelineSamples` long), which the clip plays `stretch` times as long.
+   */
+  stretch: number;
+  timelineSamples: number;
+  /** In samples of the source's timeline (see `stretch`). */
   parts: PlanPart[];
   hitPointSeconds: number | null;
   /** Where the track's peak plays in the clip (its first appearance), or null when it is not in it. */
@@ -71,8 +83,7 @@ function rounded(seconds: number): number {
  * that plays `anchorSeconds` of the source (with a hit point, what plays at H) keeps its place;
  * the others move onto its MP3 frame phase (alignToFrames), at most half a frame.
  */
-export function placedParts(request: ClipRequest, runs: Run[], anchorSeconds: number): PlanPart[] {
-  const samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE);
+export function placedParts(request: ClipRequest, runs: Run[], anchorSeconds: number, samples = Math.round(request.durationSeconds * PLAN_SAMPLE_RATE)): PlanPart[] {
   const parts: PlanPart[] = [];
   let clipSeconds = 0;
   runs.forEach((run, i) => {
@@ -106,23 +117,28 @@ function clipTimeOf(parts: PlanPart[], seconds: number): number | null {
 }
 
 /** The beats of the grid `times` (source seconds) as the parts play them, clip seconds rounded to the millisecond. */
-function clipBeats(parts: PlanPart[], times: ArrayLike<number>): number[] {
-  return parts.flatMap((p) => beatsInClip(times, p.sourceStart / PLAN_SAMPLE_RATE, (p.sourceStart + p.length) / PLAN_SAMPLE_RATE, p.clipStart / PLAN_SAMPLE_RATE)).map(rounded);
+function clipBeats(parts: PlanPart[], times: ArrayLike<number>, stretch: number): number[] {
+  return parts.flatMap((p) => beatsInClip(times, p.sourceStart / PLAN_SAMPLE_RATE, (p.sourceStart + p.length) / PLAN_SAMPLE_RATE, p.clipStart / PLAN_SAMPLE_RATE)).map((t) => rounded(t * stretch));
 }
 
 /**
- * The plan of `runs`: placed in whole samples, with where the track's peak lands. `anchorSeconds`
- * is the source time placed at H (the peak, or another entrance: `hitAnchor`).
+ * The plan of `runs` (their lengths adding up to D / stretch): placed in whole samples, with where
+ * the track's peak lands. `anchorSeconds` is the source time placed at H (the peak, or another
+ * entrance: `hitAnchor`).
  */
-export function planOf(request: ClipRequest, runs: Run[], grid: PlanGrid, ending: Ending, anchorSeconds = grid.peakSeconds, hitAnchor: HitAnchor = 'peak'): ClipPlan {
-  const parts = placedParts(request, runs, anchorSeconds);
-  const peakInClip = clipTimeOf(parts, grid.peakSeconds);
+export function planOf(request: ClipRequest, runs: Run[], grid: PlanGrid, ending: Ending, anchorSeconds = grid.peakSeconds, hitAnchor: HitAnchor = 'peak', stretch = 1): ClipPlan {
+  const timelineSamples = Math.round((request.durationSeconds / stretch) * PLAN_SAMPLE_RATE);
+  const parts = placedParts(request, runs, anchorSeconds, timelineSamples);
+  const peakOnTimeline = clipTimeOf(parts, grid.peakSeconds);
+  const peakInClip = peakOnTimeline === null ? null : peakOnTimeline * stretch;
   const hit = request.hitPointSeconds;
   const withHit = request.mode === 'edit' && hit !== undefined;
   return {
     mode: request.mode,
     durationSeconds: request.durationSeconds,
     samples: Math.round(request.durationSeconds * PLAN_SAMPLE_RATE),
+    stretch,
+    timelineSamples,
     parts,
     hitPointSeconds: hit ?? null,
     peakInClipSeconds: peakInClip === null ? null : rounded(peakInClip),
@@ -130,14 +146,15 @@ export function planOf(request: ClipRequest, runs: Run[], grid: PlanGrid, ending
     hitPointLanding: withHit ? (peakInClip !== null && Math.abs(peakInClip - hit) <= LANDING_SECONDS ? 'sure' : 'miss') : null,
     hitPointAnchor: withHit ? hitAnchor : null,
     runs,
-    beats: clipBeats(parts, grid.beats),
-    downbeats: clipBeats(parts, grid.lines.subarray(0, grid.bars)),
+    beats: clipBeats(parts, grid.beats, stretch),
+    downbeats: clipBeats(parts, grid.lines.subarray(0, grid.bars), stretch),
   };
 }
 
-/** The X-Clip-Plan header: [clip_start, source_start, length] triples in seconds, 3 decimals. */
+/** The X-Clip-Plan header: [clip_start, source_start, length] triples in seconds, 3 decimals; clip times and lengths as the clip plays them. */
 export function planHeader(plan: ClipPlan): string {
-  return JSON.stringify(plan.parts.map((p) => [p.clipStart, p.sourceStart, p.length].map((s) => rounded(s / PLAN_SAMPLE_RATE))));
+  const r = plan.stretch;
+  return JSON.stringify(plan.parts.map((p) => [p.clipStart * r, p.sourceStart, p.length * r].map((s) => rounded(s / PLAN_SAMPLE_RATE))));
 }
 
 /** The plan as POST /clip-plan returns it. */
@@ -146,11 +163,12 @@ export function planJson(plan: ClipPlan) {
     mode: plan.mode,
     duration_seconds: plan.durationSeconds,
     parts: plan.parts.map((p) => ({
-      clip_start: rounded(p.clipStart / PLAN_SAMPLE_RATE),
+      clip_start: rounded((p.clipStart * plan.stretch) / PLAN_SAMPLE_RATE),
       source_start: rounded(p.sourceStart / PLAN_SAMPLE_RATE),
-      length: rounded(p.length / PLAN_SAMPLE_RATE),
+      length: rounded((p.length * plan.stretch) / PLAN_SAMPLE_RATE),
       crossfade_ms: p.crossfadeMs,
     })),
+    stretch: Math.round(plan.stretch * 1e5) / 1e5,
     hit_point_seconds: plan.hitPointSeconds,
     peak_in_clip_seconds: plan.peakInClipSeconds,
     ending: plan.ending,

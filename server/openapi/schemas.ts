@@ -132,7 +132,7 @@ const downloadRequest = closed(['track_id'], {
   mode: { type: 'string', enum: [...CLIP_MODES], default: 'segment', description: '`segment`: one contiguous best window; `edit`: exactly D s of the track\'s own bars with the peak at H; `loop`: D s that loop seamlessly (no hit point). `edit` and `loop` need `duration_seconds`.' },
 });
 
-const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending', 'hit_point_landing', 'hit_point_anchor', 'beats', 'downbeats'], {
+const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'stretch', 'hit_point_seconds', 'peak_in_clip_seconds', 'ending', 'hit_point_landing', 'hit_point_anchor', 'beats', 'downbeats'], {
   track_id: TRACK_ID,
   mode: { type: 'string', enum: [...CLIP_MODES] },
   duration_seconds: seconds('Length of the clip.'),
@@ -141,9 +141,13 @@ const clipPlan = closed(['track_id', 'mode', 'duration_seconds', 'parts', 'hit_p
     items: closed(['clip_start', 'source_start', 'length', 'crossfade_ms'], {
       clip_start: seconds('Where the part plays in the clip.'),
       source_start: seconds('Where it comes from in the track.'),
-      length: seconds('Its length.'),
+      length: seconds('Its length in the clip (it plays `length / stretch` seconds of the track).'),
       crossfade_ms: { type: 'number', minimum: 0, description: 'Equal-power crossfade with what plays before it.' },
     }),
+  },
+  stretch: {
+    type: 'number', minimum: 0.99, maximum: 1.01,
+    description: 'Clip seconds per track second: 1, or a uniform speed change of at most 1% (pitch moves with it, at most 17 cents) that makes a loop a whole number of beats or lets an edit end on a beat.',
   },
   hit_point_seconds: { type: ['number', 'null'] },
   peak_in_clip_seconds: { type: ['number', 'null'], description: 'Where the track\'s `peak_seconds` (`GET /tracks/{id}/analysis`) plays in the clip through the plan (its first time); null when it is not in it.' },

@@ -3,6 +3,7 @@
 // grid the whole piece holds. On synthetic onset envelopes, then on the rock and metal songs whose
 // charts give their beats (skipped when fretsonfire-songs-* are not installed).
 import { test } from 'node:test';
+import { skipUnless } from '../support/requirements.ts';
 import assert from 'node:assert/strict';
 import { beatFrames } from '../../engine/analysis/beats.ts';
 import { halfBeatSlides, onOneGrid } from '../../engine/analysis/beat-phase.ts';
@@ -109,7 +110,7 @@ const MIN_ON_CHART = 0.75;
 const ON_CHART_SECONDS = 0.03;
 
 const songs = chartSongs();
-test('rock and metal songs: our beats on their charts\' beats (half-beat slides moved back onto the grid)', { skip: songs.length === 0 && 'needs fretsonfire-songs-muldjord or fretsonfire-songs-sectoid' }, async (t) => {
+test('rock and metal songs: our beats on their charts\' beats (half-beat slides moved back onto the grid)', { skip: skipUnless(songs.length > 0, 'the Frets on Fire songs (apt-get install ffmpeg fretsonfire-songs-muldjord fretsonfire-songs-sectoid)') }, async (t) => {
   const shares: number[] = [];
   for (const dir of songs) {
     const pcm = decodeChartSong(dir);

@@ -1,6 +1,7 @@
 // Clips measured, not eyeballed: decoded length, where the re-analysed peak lands, the edges,
 // and the Xing/LAME fields we write, read back by our parser and by ffmpeg when installed.
 import { test, before } from 'node:test';
+import { hasTool, skipUnless } from '../support/requirements.ts';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -95,13 +96,7 @@ test('the Info frame carries frame count, encoder delay and padding that add up'
   assert.equal((clip.mp3[190] << 8) | clip.mp3[191], crc);
 });
 
-test('ffmpeg (when installed) decodes exactly the clip samples', async (t) => {
-  try {
-    execFileSync('ffmpeg', ['-version'], { stdio: 'ignore' });
-  } catch {
-    t.skip('ffmpeg not installed');
-    return;
-  }
+test('ffmpeg decodes exactly the clip samples', { skip: skipUnless(hasTool('ffmpeg'), 'ffmpeg (apt-get install ffmpeg)') }, async () => {
   const clip = await makeClip(track, index, analysis, { mode: 'segment', durationSeconds: 20, hitPointSeconds: 5 });
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mla-clip-')), 'clip.mp3');
   fs.writeFileSync(file, clip.mp3);

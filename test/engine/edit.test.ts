@@ -73,7 +73,7 @@ test('edits: exact length, the designed climax at H within 25 ms, joins on bar l
       if (hit === undefined && duration >= 25) assert.equal(clip.plan.ending, 'track_end', `${what}: D leaves room for the ending`);
       // An edit that says it ends on a bar line or a beat does; a cut is said (D - H left a fraction no ending could take).
       if (clip.plan.ending === 'bar_line' || clip.plan.ending === 'beat') assert.ok(offBeat(song, seconds(last.sourceStart + last.length)) < ON_BAR_SECONDS, `${what}: ends on a beat`);
-      planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, song.pcm);
+      planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, song.pcm, clip.plan.stretch);
     }
   }
 });
@@ -164,7 +164,7 @@ test('an early climax and a late H: the lead-in is built from bars after the cli
     assert.ok(clip.plan.parts.length >= 2, `${what}: a lead-in before the climax`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
-    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm, clip.plan.stretch);
   }
 });
 
@@ -188,7 +188,7 @@ test('a 60 s track with its climax 24 s in, the whole of it as an edit and a lat
     if (hit === 50) assert.ok(landed, `${what}: the peak plays at ${clip.plan.peakInClipSeconds}`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, 60 * PLAN_SAMPLE_RATE, `${what}: length`);
-    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm, clip.plan.stretch);
   }
 });
 
@@ -215,7 +215,7 @@ test('a track that stops a second into its climax: edits are made, not refused, 
     assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the anchor plays at ${clip.plan.peakInClipSeconds}`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
-    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm, clip.plan.stretch);
   }
 });
 
@@ -232,7 +232,7 @@ test('a track that stops a second into its climax, and an early H: the climax pl
     if (clip.plan.ending === 'bar_line') assert.ok(offBar(song, last.sourceEnd) < ON_BAR_SECONDS, `${what}: the last part ends on a bar line (${last.sourceEnd.toFixed(3)} s)`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
-    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm);
+    planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm, clip.plan.stretch);
   }
 });
 

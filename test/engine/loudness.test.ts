@@ -2,6 +2,7 @@
 // cases whose answers follow from the block arithmetic, and ffmpeg's ebur128 filter when ffmpeg
 // is on PATH; waveform peaks.
 import { test } from 'node:test';
+import { skipUnless } from '../support/requirements.ts';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -156,7 +157,7 @@ function noise(seconds: number, sampleRate: number, gain: number, seed: number):
   return out;
 }
 
-test('agrees with ffmpeg ebur128 within 0.1 LU', { skip: ffmpegFound ? false : 'ffmpeg not on PATH' }, (t) => {
+test('agrees with ffmpeg ebur128 within 0.1 LU', { skip: skipUnless(ffmpegFound, 'ffmpeg (apt-get install ffmpeg)') }, (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-loudness-'));
   try {
     const drums = drumPattern(100, 30);

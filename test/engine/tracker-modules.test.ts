@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { hasTool, soundtrackFiles } from '../support/soundtracks.ts';
+import { soundtrackFiles } from '../support/soundtracks.ts';
+import { hasTool, skipUnless } from '../support/requirements.ts';
 import { trackerModules } from '../support/tracker-beats.ts';
 import { BEAT_TOLERANCE_SECONDS, matchedBeats } from '../support/audio.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
@@ -26,7 +27,7 @@ import { LANDING_SECONDS } from '../../engine/plan/plan.ts';
 const BEAT_SHARE_TARGET = 0.8;
 const BAR_SHARE_TARGET = 0.6;
 
-const skip = !hasTool('ffmpeg') || !soundtrackFiles().some((f) => f.endsWith('.mod')) ? 'needs ffmpeg and tracker modules (tecnoballz-data)' : false;
+const skip = skipUnless(hasTool('ffmpeg') && soundtrackFiles().some((f) => f.endsWith('.mod')), 'ffmpeg and tracker modules (apt-get install ffmpeg tecnoballz-data)');
 
 test(`beats and bar lines on the modules' true beats and bars (within ${BEAT_TOLERANCE_SECONDS * 1000} ms)`, { skip }, (t) => {
   let beats = 0, beatsOn = 0, bars = 0, barsOn = 0;

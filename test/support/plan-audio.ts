@@ -27,19 +27,33 @@ function correlation(a: Float32Array, aFrom: number, b: Float32Array, bFrom: num
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
-/** Plan triples in seconds; asserts each part's middle is the source at the planned place. */
-export function planMatchesAudio(plan: number[][], clip: Pcm, source: Pcm): void {
+/** The source played `stretch` times as long (linear interpolation), as a clip with that stretch plays it. */
+function played(channel: Float32Array, stretch: number): Float32Array {
+  if (stretch === 1) return channel;
+  return Float32Array.from({ length: Math.floor(channel.length * stretch) }, (_, k) => {
+    const x = k / stretch, i = Math.floor(x);
+    return (channel[i] ?? 0) * (1 - (x - i)) + (channel[i + 1] ?? 0) * (x - i);
+  });
+}
+
+/**
+ * Plan triples in seconds (clip start and length as the clip plays them); asserts each part's
+ * middle is the source at the planned place. `stretch`: the plan's (the clip plays the source that
+ * many times as long).
+ */
+export function planMatchesAudio(plan: number[][], clip: Pcm, source: Pcm, stretch = 1): void {
   const probe = Math.round(PROBE_SECONDS * RATE);
   const search = Math.round(SEARCH_SECONDS * RATE);
+  const heard = played(source.channels[0], stretch);
   for (const [clipStart, sourceStart, length] of plan) {
     if (length < 2 * PROBE_SECONDS) continue;
     const offset = Math.round((length / 2 - PROBE_SECONDS / 2) * RATE);
     const clipAt = Math.round(clipStart * RATE) + offset;
-    const sourceAt = Math.round(sourceStart * RATE) + offset;
-    if (rms(source.channels[0], sourceAt, probe) < SILENT_RMS) continue; // a silent stretch matches anywhere
+    const sourceAt = Math.round(sourceStart * stretch * RATE) + offset;
+    if (rms(heard, sourceAt, probe) < SILENT_RMS) continue; // a silent stretch matches anywhere
     let bestLag = 0, best = -Infinity;
     for (let lag = -search; lag <= search; lag++) {
-      const c = correlation(clip.channels[0], clipAt, source.channels[0], sourceAt + lag, probe);
+      const c = correlation(clip.channels[0], clipAt, heard, sourceAt + lag, probe);
       if (c > best) {
         best = c;
         bestLag = lag;

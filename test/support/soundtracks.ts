@@ -47,9 +47,8 @@ export interface Reference {
   shortTermLufs: number[];
 }
 
-export function hasTool(name: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${name}`]).status === 0;
-}
+export { hasTool } from './requirements.ts';
+import { hasTool } from './requirements.ts';
 
 export function toolsPresent(): boolean {
   return ['ffmpeg', 'aubio', 'soundstretch', 'bpm'].every(hasTool);

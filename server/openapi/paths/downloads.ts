@@ -54,6 +54,7 @@ export const downloadPaths: Record<string, PathItemObject> = {
             { clip_start: 0, source_start: 62.5, length: 12.5, crossfade_ms: 0 },
             { clip_start: 12.5, source_start: 91.25, length: 17.5, crossfade_ms: 20 },
           ],
+          stretch: 1,
           hit_point_seconds: 20, peak_in_clip_seconds: 20, ending: 'track_end', hit_point_landing: 'sure', hit_point_anchor: 'peak',
           beats: [0, 0.5, 1, 1.5, 2], downbeats: [0, 2],
         }),
