@@ -8,6 +8,9 @@ import { watchClient } from './client-watch.ts';
 import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
 
+const CLIENT_CLOSED = 499;
+const INTERNAL_ERROR = 500;
+
 export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
   return (res: HttpResponse, req: HttpRequest, finish: Finish): void => {
     const startedAt = performance.now();
@@ -28,7 +31,11 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     runPipeline(deps, endpoint, res, { authorization, idempotencyHeader, query, params, body, requestId, client, startedAt, requestedAt })
       .then(
         (outcome) => finish(requestId, startedAt, outcome.status, outcome.credits, authorization),
-        (err) => deps.log(`request ${requestId} failed while responding`, err),
+        (err) => {
+          // Still one log line: a request the pipeline could not finish is never unrecorded.
+          deps.log(`request ${requestId} failed while responding`, err);
+          finish(requestId, startedAt, client.aborted ? CLIENT_CLOSED : INTERNAL_ERROR, 0, authorization);
+        },
       )
       .finally(done);
   };
