@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call } from './support/http.ts';
+import { exchange as exchangeParts } from './support/raw-http.ts';
 
 let server: TestServer;
 let key: string;
@@ -81,5 +82,16 @@ test('HEAD is answered with headers only, and the next request on the connection
     assert.match(head, /^HTTP\/1\.1 (404|405) /, `HEAD ${path}: ${answer}`);
     assert.match(rest, /^HTTP\/1\.1 404 Not Found\r\n/, `HEAD ${path}: the next response starts right after the head: ${JSON.stringify(answer)}`);
     if (head.startsWith('HTTP/1.1 405')) assert.match(head, /\r\nAllow: /i);
+  }
+});
+
+test('a POST with an empty body whose head arrives in pieces is answered', async () => {
+  const { port } = new URL(server.base);
+  for (const length of ['Content-Length: 0\r\n', '']) {
+    const head = `POST ${API}/_test/paid HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\n${length}\r\n`;
+    const answer = await exchangeParts(Number(port), [head.slice(0, 30), head.slice(30)], { expect: 1, gapMs: 30, waitMs: 2000 });
+    assert.ok(!answer.timedOut, `${JSON.stringify(length)}: no answer`);
+    assert.equal(answer.responses[0]?.status, 400, answer.raw);
+    assert.match(JSON.parse(answer.responses[0].body).message, /empty/);
   }
 });

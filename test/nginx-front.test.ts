@@ -34,7 +34,8 @@ async function assertAnswered(payload: string, status: number, what: string) {
   const answer = await through(payload, { expect: 1 });
   assert.ok(!answer.timedOut, `${what}: no answer within ${HANG_MS} ms`);
   assert.equal(answer.responses[0]?.status, status, `${what}: ${answer.raw.slice(0, 400)}`);
-  if (status < 400 || status === 505) return answer.responses[0]; // nginx's own 505 is HTML
+  // nginx's own 400, 414 and 505 are HTML: it cannot run an error page for a line it could not parse.
+  if (status < 400 || [400, 414, 505].includes(status)) return answer.responses[0];
   assert.equal(answer.responses[0].headers['content-type'], 'application/json', `${what}: ${answer.raw.slice(0, 400)}`);
   const body = JSON.parse(answer.responses[0].body);
   assert.equal(typeof body.code, 'string', what);
@@ -53,7 +54,10 @@ test('requests the HTTP library alone never answers are answered at once through
   await assertAnswered(me('', '1.1', `http://x${API}/me`), 200, 'absolute-form target');
   await assertAnswered(me('X-Note: a\0b\r\n'), 400, 'NUL in a header value');
   await assertAnswered(me('X-Note: a\r\n folded\r\n'), 400, 'obs-folded header line');
+  await assertAnswered(me('', '1.1', `${API}/tracks/1;DROP TABLE tracks/similar`), 400, 'unencoded spaces in the target');
   await assertAnswered(`GET ${API}/me HTTP/2.0\r\nHost: x\r\n\r\n`, 505, 'HTTP/2.0 in a request line');
+  await assertAnswered(me(`X-Big: ${'b'.repeat(5000)}\r\n`), 431, 'a header line over 4 KiB');
+  await assertAnswered(me('', '1.1', `${API}/tracks/${'a'.repeat(5000)}/similar`), 414, 'a request line over 4 KiB');
 });
 
 test('unknown methods are a 501 with Allow; known ones the path does not serve a 405 with Allow', async () => {

@@ -20,9 +20,21 @@ export interface ClientWatch {
   onGone(listener: (reason: unknown) => void): void;
 }
 
-export function readBody(res: HttpResponse, contentLength: string, client: ClientWatch, limit = MAX_BODY_BYTES): Promise<Buffer> {
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * `transferEncoding`: the request's Transfer-Encoding header ('' when absent). A request with
+ * neither it nor a Content-Length, or with Content-Length 0, has an empty body: resolved at once,
+ * since uWS calls no data handler for it when the head came in more than one read.
+ */
+export function readBody(res: HttpResponse, contentLength: string, client: ClientWatch, limit = MAX_BODY_BYTES, transferEncoding = ''): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     client.onGone(reject);
+    if (contentLength === '0' || (contentLength === '' && transferEncoding === '')) {
+      res.onData(() => {});
+      resolve(EMPTY);
+      return;
+    }
     if (contentLength !== '' && Number(contentLength) > limit) {
       // Answer without reading: the connection is closed after the error, so the rest is never read.
       res.onData(() => {});

@@ -3,7 +3,7 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Finish } from './finish.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
-import { readBody } from './body.ts';
+import { MAX_BODY_BYTES, readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
 import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
@@ -24,7 +24,7 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
     for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client) : undefined;
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client, MAX_BODY_BYTES, req.getHeader('transfer-encoding')) : undefined;
     body?.catch(() => {}); // consumed by the pipeline; avoids an unhandled rejection if auth fails first
 
     const done = deps.inFlight.begin();

@@ -47,6 +47,10 @@ export function parseResponses(text: string, heads: number[] = []): RawResponse[
     }
     let bodyStart = end + 4;
     let body = '';
+    if (status >= 100 && status < 200) {
+      at = bodyStart; // an interim response (100 Continue): the final one follows
+      continue;
+    }
     if (heads.includes(responses.length) || status === 204 || status === 304) {
       // no body
     } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
