@@ -90,7 +90,7 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
     failed = errorReplyFor(err, requestId, deps.log);
   }
   const { reply, credits } = await settle(deps, endpoint, bill, served, failed, admission.credits, incoming);
-  deps.admitter.noteCredits(admission.keyId, credits);
+  if (bill.balance) deps.admitter.noteBalance(admission.keyId, bill.balance);
 
   // No reply: the client went away and its charge was given back. It is recorded all the same.
   if (reply) {
