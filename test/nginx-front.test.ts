@@ -51,6 +51,7 @@ test('requests the HTTP library alone never answers are answered at once through
   await assertAnswered(me(fields(60)), 200, '60 header fields');
   await assertAnswered(me(fields(200)), 200, '200 header fields');
   await assertAnswered(me('', '1.0'), 200, 'HTTP/1.0');
+  await assertAnswered(`GET ${API}/me HTTP/1.0\r\nAuthorization: Bearer ${key}\r\n\r\n`, 200, 'HTTP/1.0 without Host');
   await assertAnswered(me('', '1.1', `http://x${API}/me`), 200, 'absolute-form target');
   await assertAnswered(me('X-Note: a\0b\r\n'), 400, 'NUL in a header value');
   await assertAnswered(me('X-Note: a\r\n folded\r\n'), 400, 'obs-folded header line');
