@@ -97,7 +97,12 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
     const headers = limitHeaders(admission, credits);
     headers['X-Request-Id'] = requestId;
     if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
-    await send(res, client, reply, headers, reply.status === 413);
+    try {
+      await send(res, client, reply, headers, reply.status === 413);
+    } catch (err) {
+      // A reply that could not be written whole (a file gone mid-stream) is still recorded below.
+      deps.log(`request ${requestId}: reply not sent whole`, err);
+    }
   }
   const status = client.aborted || !reply ? CLIENT_CLOSED : reply.status;
   if (bill.amountCharged === 0) {
