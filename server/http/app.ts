@@ -5,7 +5,7 @@ import { ApiError } from './api-error.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { endpointHandler } from './endpoint-handler.ts';
 import { errorReply, jsonReply, writeHeadOnly, writeReply, type Reply } from './reply.ts';
-import { framingError } from './framing.ts';
+import { framingError, noLengthHeaders, noteLengthHeader, type LengthHeaders } from './framing.ts';
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
 import type { ObserveRequest } from '../observability/request-observer.ts';
@@ -87,11 +87,17 @@ export function unauthenticated(handle: (req: HttpRequest, requestId: string) =>
  */
 export const MAX_HEAD_BYTES = 4096;
 
-/** The head's size as a client writes it ("name: value"); uWS has trimmed whitespace around values. */
-function headBytes(req: HttpRequest): number {
+/**
+ * The head's size as a client writes it ("name: value"; uWS has trimmed whitespace around values),
+ * with its Content-Length headers noted in `lengths` on the same pass over the headers.
+ */
+function headBytes(req: HttpRequest, lengths: LengthHeaders): number {
   const query = req.getQuery();
   let bytes = req.getMethod().length + 1 + req.getUrl().length + (query ? 1 + query.length : 0) + ' HTTP/1.1\r\n\r\n'.length;
-  req.forEach((name, value) => (bytes += name.length + 2 + value.length + 2));
+  req.forEach((name, value) => {
+    bytes += name.length + 2 + value.length + 2;
+    noteLengthHeader(lengths, name, value);
+  });
   return bytes;
 }
 
@@ -105,8 +111,8 @@ const refuseLargeHead = (bytes: number) => immediate((requestId) => {
  * next turn of the event loop, not in the handler: uWS goes on parsing what it has already read
  * from the connection after a handler ends its reply, even with the connection marked to close, so
  * the bytes after the first Content-Length would be served as a request. While this reply is
- * pending, uWS closes a connection that sends more (see MAX_HEAD_BYTES on what it does unasked),
- * so a smuggled request in the same read ends the connection without an answer to anything.
+ * pending, uWS closes a connection on which another request arrives, so a smuggled request in
+ * the same read ends the connection without an answer to anything.
  */
 function refuseFraming(error: ApiError): RawHandler {
   return (res, _req, finish) => {
@@ -125,9 +131,10 @@ function refuseFraming(error: ApiError): RawHandler {
 /** Every handler of the app: the framing and head size are checked first, before any route reads the request. */
 function headChecked(handler: RawHandler, finish: Finish): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
-    const framing = framingError(req);
+    const lengths = noLengthHeaders();
+    const bytes = headBytes(req, lengths);
+    const framing = framingError(lengths);
     if (framing) return refuseFraming(framing)(res, req, finish);
-    const bytes = headBytes(req);
     if (bytes > MAX_HEAD_BYTES) return refuseLargeHead(bytes)(res, req, finish);
     handler(res, req, finish);
   };
