@@ -19,7 +19,7 @@ import { startNginxFront, type NginxFront } from './support/nginx-front.ts';
 const SEED = Number(process.env.FUZZ_SEED ?? 88_2026);
 const CASES = 2400;
 const FRONT_CASES = 800;
-const CONCURRENCY = 16;
+const CONCURRENCY = 8;
 const HANG_MS = 2000;
 // An incomplete request (a client that goes away half-way) is given this long, then dropped.
 const ABANDON_MS = 300;
