@@ -2,7 +2,7 @@
 // the statement batcher): one entry per key, with the number of requests waiting on it, the lease
 // to take ahead (admission-leases.ts) and unused leased admissions to hand back.
 import type { Sql } from '../db/connect.ts';
-import type { Counted, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
+import type { Counted, Grant, KeyInfo, LeaseAsk, LeaseTable } from './admission-leases.ts';
 import { createStatementBatcher } from '../db/statement-batcher.ts';
 import { BYTEA_ARRAY, INT4_ARRAY, TIMESTAMPTZ_ARRAY } from '../db/array-types.ts';
 import { REAL_TIME, timeOn, type WindowClock } from './window-clock.ts';
@@ -66,7 +66,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
     const refusals: Refusal[] = [];
     try {
       const rows = await admitKeys(batch, asks);
-      applyGrants(batch, rows, results, refusals);
+      applyGrants(batch, rows, results, refusals, now);
     } finally {
       settled();
     }
@@ -85,7 +85,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
   }
 
   /** Each key's grant into the lease table and the results; requests the grant does not admit go to `refusals`. */
-  function applyGrants(batch: [string, KeyEntry][], rows: Record<string, any>[], results: (AdmitOutcome | undefined)[], refusals: Refusal[]) {
+  function applyGrants(batch: [string, KeyEntry][], rows: Record<string, any>[], results: (AdmitOutcome | undefined)[], refusals: Refusal[], sentAt: number) {
     const byOrdinal = new Map<number, Record<string, any>>();
     for (const row of rows) byOrdinal.set(row.ord, row);
     const settledAt = timeOn(clock);
@@ -95,7 +95,7 @@ export function createAdmissionBatcher(sql: Sql, leases: LeaseTable, options: { 
         leases.drop(key); // unknown, revoked or expired: results stay undefined
         return;
       }
-      const grant = grantOf(row);
+      const grant = grantOf(row, sentAt);
       const { counted, handBack } = leases.settle(key, e.hash, grant, settledAt);
       if (handBack.returned > 0) returnLater(key, e.hash, handBack);
       const refused = { info: grant.info, minuteCount: grant.minuteCount - grant.leased, dayCount: grant.dayCount - grant.leased };
@@ -192,8 +192,9 @@ export function keyInfo(row: Record<string, any>): KeyInfo {
   };
 }
 
-function grantOf(row: Record<string, any>) {
+function grantOf(row: Record<string, any>, sentAt: number): Grant {
   return {
+    sentAt,
     info: keyInfo(row),
     minuteWindow: row.minute_window,
     minuteCount: row.minute_count,

@@ -9,6 +9,8 @@
 // so a quiet key is counted request by request exactly as before. Revocation, expiry and tier
 // changes drop the lease at once (NOTIFY api_key_changed), and expires_at is checked here too.
 
+import type { Balance } from './ledger.ts';
+
 export interface KeyInfo {
   keyId: number;
   tier: string;
@@ -37,6 +39,16 @@ interface Lease {
   validUntil: number;
   /** Requests of this key since the grant (from the lease or from PostgreSQL). */
   demand: number;
+  /** The newest balance a ledger statement of this process returned for the key, and when it arrived. */
+  noted: Noted | undefined;
+  /** When the admit_keys statement of the grant was sent: its balance was read after this. */
+  grantSentAt: number;
+  /** The balance the grant read. */
+  grantCredits: number;
+}
+
+interface Noted extends Balance {
+  receivedAt: number;
 }
 
 /** What the next admit_keys call asks for one key. */
@@ -77,8 +89,11 @@ export interface LeaseTable {
   drop(key: string): void;
   /** Forgets a key by its hash (hex): NOTIFY api_key_changed on revocation, expiry or tier change. */
   dropHash(hex: string): void;
-  /** Keeps the balance shown by later responses of this process current. */
-  noteCredits(keyId: number, credits: number): void;
+  /**
+   * Keeps the balance shown by later responses of this process current: the newest balance a
+   * ledger statement returned (by version), unless a grant read the balance after it arrived.
+   */
+  noteCredits(keyId: number, balance: Balance, now: number): void;
   /** Leases left unused well past their lapse, with admissions left in their day: to hand back. Forgets long-idle keys. */
   lapsed(now: number): { key: string; hash: Buffer; ask: LeaseAsk }[];
   /** Every unused leased admission, taken out of its lease: to hand back now (shutdown). */
@@ -92,6 +107,8 @@ export interface Grant {
   dayCount: number;
   granted: number;
   leased: number;
+  /** When admit_keys was sent (Date.now()): the balance in `info` was read after this. */
+  sentAt: number;
 }
 
 // 10 s rather than 5: a key used about once a second then needs PostgreSQL for one request in ten
@@ -102,6 +119,17 @@ const MAX_LEASE = 64;
 const FORGET_AFTER_MS = 60_000;
 const DAY_MS = 86_400_000;
 const NO_RETURN: LeaseAsk = { extra: 0, returned: 0, returnedMinute: new Date(0) };
+
+/**
+ * Sets the balance the lease's admissions show (in place: admissions copy it, admissionOf): the
+ * newest a ledger statement returned, unless the grant was sent after that arrived (then the
+ * grant's read is the newer). Statements that overlap may have read in either order; the noted
+ * one is shown then, and so a balance the ledger held, replaced by the next newer one.
+ */
+function showBalance(lease: Lease): void {
+  const noted = lease.noted;
+  lease.info.credits = noted && lease.grantSentAt <= noted.receivedAt ? noted.credits : lease.grantCredits;
+}
 
 export function createLeaseTable(options: { leaseMs?: number; maxLease?: number } = {}): LeaseTable {
   const leaseMs = options.leaseMs ?? LEASE_MS;
@@ -184,11 +212,15 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
         dayCount: sameWindow ? Math.max(grant.dayCount, replaced.dayCount) : grant.dayCount,
         unused: grant.leased + kept,
         grantedAt: now,
+        noted: replaced?.noted,
+        grantSentAt: grant.sentAt,
+        grantCredits: grant.info.credits,
         // Jittered, so the leases of keys that started together do not all lapse together and
         // send their renewals to PostgreSQL in waves.
         validUntil: Math.min(now + leaseMs * (0.75 + Math.random() / 2), expiresAt),
         demand: 0,
       };
+      showBalance(lease);
       leases.set(key, lease);
       keyByKeyId.set(grant.info.keyId, key);
       keyByHex.set(lease.hex, key);
@@ -208,10 +240,12 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
       if (key !== undefined) drop(key);
     },
 
-    noteCredits(keyId, credits) {
+    noteCredits(keyId, balance, now) {
       const key = keyByKeyId.get(keyId);
       const lease = key === undefined ? undefined : leases.get(key);
-      if (lease) lease.info.credits = credits; // in place: admissions copy what they show (admissionOf)
+      if (!lease || (lease.noted && lease.noted.version >= balance.version)) return;
+      lease.noted = { credits: balance.credits, version: balance.version, receivedAt: now };
+      showBalance(lease);
     },
 
     lapsed(now) {

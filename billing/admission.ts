@@ -3,6 +3,7 @@
 // of one batch (admit_keys in the migrations, admission-batcher.ts).
 import type { Sql } from '../db/connect.ts';
 import { Refusal } from './refusal.ts';
+import type { Balance } from './ledger.ts';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.ts';
 import { createAdmissionBatcher, keyInfo } from './admission-batcher.ts';
 import { createLeaseTable, LEASE_MS, type Counted, type KeyInfo, type LeaseTable } from './admission-leases.ts';
@@ -49,8 +50,8 @@ export interface Admitter {
    * to the leases of the API's path. Throws an 'unauthorized' Refusal as admit() does.
    */
   admitStoredKey(hash: Buffer): Promise<Admission>;
-  /** Tells the admission leases a key's new balance, so later responses of this process show it. */
-  noteCredits(keyId: number, credits: number): void;
+  /** Tells the admission leases a key's balance a ledger statement returned, so later responses of this process show it if it is the newest. */
+  noteBalance(keyId: number, balance: Balance): void;
   /** Hands every unused leased admission back to PostgreSQL now. */
   handBackLeases(): Promise<void>;
   /** Hands back unused leased admissions and stops listening for key changes. */
@@ -98,7 +99,7 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql, c
       const counted = { info: keyInfo(row), minuteCount: row.minute_count, dayCount: row.day_count };
       return admissionOf(counted, row.granted === 1, row.retry_after_seconds, Date.now() + offsetMs);
     },
-    noteCredits: leases.noteCredits,
+    noteBalance: (keyId, balance) => leases.noteCredits(keyId, balance, Date.now()),
     async handBackLeases() {
       await handBack(leases.unusedAll());
     },

@@ -5,7 +5,7 @@ import type { Sql } from '../db/connect.ts';
 import type { License } from './licenses.ts';
 import {
   commitReservation, giveBackCharge, refundReservation, reserveCredits, storeReplyBody,
-  type Charged, type Charger, type HeldKey, type Reservation, type StoredReply, type UsageFacts,
+  type Balance, type Charged, type Charger, type HeldKey, type Reservation, type StoredReply, type UsageFacts,
 } from './ledger.ts';
 import { claimIdempotencyKey, releaseIdempotencyKey, type Claim } from './idempotency.ts';
 import type { SettleLater } from './settle-later.ts';
@@ -39,6 +39,8 @@ export interface Bill {
   readonly reserved: boolean;
   /** Credits this request has been finally charged (0 or the cost). */
   readonly amountCharged: number;
+  /** The newest balance of the key any of this bill's statements returned (undefined: none returned one). */
+  readonly balance: Balance | undefined;
   /**
    * Starts the one-statement charge of a reply that exists or is being worked out (once; never for
    * a free endpoint). It completes the Idempotency-Key the request holds.
@@ -68,6 +70,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
   let usageId: number | undefined;
   let held: HeldKey | undefined;
   let completed = false;
+  let newest: Balance | undefined;
 
   const bill: Bill = {
     keyId: 0,
@@ -79,6 +82,9 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
     },
     get amountCharged() {
       return usageId === undefined ? 0 : facts.cost;
+    },
+    get balance() {
+      return newest;
     },
     charge(license) {
       if (charging || facts.cost === 0) return;
@@ -94,6 +100,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       if (!result) return undefined;
       usageId = result.usageId;
       completed = held !== undefined;
+      newest = newerOf(newest, result);
       return result.credits;
     },
     async keepBody(reply) {
@@ -101,6 +108,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
     },
     async reserve() {
       reservation = await reserveCredits(deps.relaxedSql, bill.keyId, facts.cost, deps.processId);
+      if (reservation) newest = newerOf(newest, { credits: reservation.creditsRemaining, version: reservation.creditsVersion });
       return reservation?.creditsRemaining;
     },
     async commit(status, license, stored) {
@@ -122,7 +130,9 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       reservation = undefined;
       const releasing = held;
       held = undefined; // released with the refund
-      return settling(deps, facts, 'refund', () => refundReservation(deps.relaxedSql, refunding, releasing));
+      const balance = await settling(deps, facts, 'refund', () => refundReservation(deps.relaxedSql, refunding, releasing));
+      newest = newerOf(newest, balance);
+      return balance?.credits;
     },
     async giveBack() {
       if (usageId === undefined) return undefined;
@@ -131,7 +141,9 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       const releasing = held;
       held = undefined; // released with the charge
       completed = false;
-      return settling(deps, facts, 'give-back', () => giveBackCharge(deps.sql, id, facts.requestId, releasing));
+      const balance = await settling(deps, facts, 'give-back', () => giveBackCharge(deps.sql, id, facts.requestId, releasing));
+      newest = newerOf(newest, balance);
+      return balance?.credits;
     },
     async claim(idempotencyKey, fingerprint) {
       const wanted = { key: idempotencyKey, requestId: facts.requestId };
@@ -148,6 +160,13 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
     },
   };
   return bill;
+}
+
+/** The newer of two balances of one key (the higher version). */
+export function newerOf(a: Balance | undefined, b: Balance | undefined): Balance | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return b.version > a.version ? b : a;
 }
 
 // Module functions, not closures made per request: tsx (esbuild keepNames) names every closure

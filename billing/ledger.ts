@@ -26,9 +26,17 @@ export interface Charge extends UsageFacts {
   idempotencyKey: string | undefined;
 }
 
-export interface Charged {
-  /** The key's balance right after this charge. */
+/**
+ * A key's balance as one statement left it, with its version (api_keys.credits_version, stepped
+ * by every change of the balance): of two balances of a key, the higher version is the newer.
+ */
+export interface Balance {
   credits: number;
+  version: number;
+}
+
+export interface Charged extends Balance {
+  /** `credits`: the key's balance right after this charge. */
   usageId: number;
 }
 
@@ -38,6 +46,7 @@ export interface Reservation {
   amount: number;
   /** Balance right after this reservation was taken. */
   creditsRemaining: number;
+  creditsVersion: number;
 }
 
 /** An Idempotency-Key held by a request, released if the request is not charged. */
@@ -74,7 +83,7 @@ export function createCharger(sql: Sql): Charger {
         ${sql.array(charges.map((c) => c.responseMs), FLOAT4_ARRAY)},
         ${sql.array(charges.map((c) => c.idempotencyKey ?? null) as any, TEXT_ARRAY)})`;
     const results: (Charged | undefined)[] = charges.map(() => undefined);
-    for (const row of rows) results[row.ord - 1] = { credits: row.credits, usageId: row.usage_id };
+    for (const row of rows) results[row.ord - 1] = { credits: row.credits, version: row.credits_version, usageId: row.usage_id };
     return results;
   });
   return { charge: (charge) => batcher.submit(charge) };
@@ -86,12 +95,12 @@ export async function reserveCredits(sql: Sql, keyId: number, amount: number, pr
     WITH taken AS (
       UPDATE api_keys SET credits = credits - ${amount}
        WHERE id = ${keyId} AND credits >= ${amount}
-       RETURNING id, credits)
+       RETURNING id, credits, credits_version)
     INSERT INTO credit_reservations (key_id, amount, process_id)
     SELECT id, ${amount}, ${processId} FROM taken
-    RETURNING id, (SELECT credits FROM taken) AS credits`;
+    RETURNING id, (SELECT credits FROM taken) AS credits, (SELECT credits_version FROM taken) AS credits_version`;
   if (!row) return undefined;
-  return { id: row.id, keyId, amount, creditsRemaining: row.credits };
+  return { id: row.id, keyId, amount, creditsRemaining: row.credits, creditsVersion: row.credits_version };
 }
 
 /**
@@ -130,7 +139,7 @@ export async function storeReplyBody(sql: Sql, keyId: number, held: HeldKey, rep
 }
 
 /** Returns reserved credits and releases the request's Idempotency-Key; returns the new balance, or undefined if already settled. */
-export async function refundReservation(sql: Sql, reservation: Reservation, held: HeldKey | undefined): Promise<number | undefined> {
+export async function refundReservation(sql: Sql, reservation: Reservation, held: HeldKey | undefined): Promise<Balance | undefined> {
   const [row] = await sql`
     WITH settled AS (DELETE FROM credit_reservations WHERE id = ${reservation.id} RETURNING key_id, amount),
     released AS (
@@ -138,8 +147,8 @@ export async function refundReservation(sql: Sql, reservation: Reservation, held
        WHERE i.key_id = s.key_id AND i.idempotency_key = ${held?.key ?? null}::text AND i.request_id = ${held?.requestId ?? null}::text)
     UPDATE api_keys k SET credits = k.credits + settled.amount
       FROM settled WHERE k.id = settled.key_id
-    RETURNING k.credits`;
-  return row?.credits;
+    RETURNING k.credits, k.credits_version`;
+  return row && { credits: row.credits, version: row.credits_version };
 }
 
 /**
@@ -148,7 +157,7 @@ export async function refundReservation(sql: Sql, reservation: Reservation, held
  * token: a second call finds none and returns nothing), its license and its Idempotency-Key, and
  * returns the credits, in one statement. Returns the key's balance after, or undefined.
  */
-export async function giveBackCharge(sql: Sql, usageId: number, requestId: string, held: HeldKey | undefined): Promise<number | undefined> {
+export async function giveBackCharge(sql: Sql, usageId: number, requestId: string, held: HeldKey | undefined): Promise<Balance | undefined> {
   const [row] = await sql`
     WITH dropped AS (DELETE FROM usage_records WHERE id = ${usageId} RETURNING key_id, credits_consumed),
     unlicensed AS (DELETE FROM licenses l USING dropped d WHERE l.request_id = ${requestId} AND l.key_id = d.key_id),
@@ -156,6 +165,6 @@ export async function giveBackCharge(sql: Sql, usageId: number, requestId: strin
       DELETE FROM idempotency_keys i USING dropped d
        WHERE i.key_id = d.key_id AND i.idempotency_key = ${held?.key ?? null}::text AND i.request_id = ${requestId})
     UPDATE api_keys a SET credits = a.credits + d.credits_consumed FROM dropped d WHERE a.id = d.key_id
-    RETURNING a.credits`;
-  return row?.credits;
+    RETURNING a.credits, a.credits_version`;
+  return row && { credits: row.credits, version: row.credits_version };
 }

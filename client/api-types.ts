@@ -290,7 +290,7 @@ export interface components {
             /** @description The HTTP reason phrase, e.g. "Bad Request". */
             error: string;
             /** @enum {string} */
-            code: "invalid_parameters" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "idempotency_key_in_flight" | "payload_too_large" | "range_not_satisfiable" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_parameters" | "malformed_request" | "unauthorized" | "insufficient_credits" | "forbidden" | "not_found" | "method_not_allowed" | "idempotency_key_in_flight" | "payload_too_large" | "range_not_satisfiable" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "service_unavailable";
             /** @description What went wrong and how to fix it, for humans. */
             message: string;
             /** @description Equal to the `X-Request-Id` header. */

@@ -68,14 +68,14 @@ test('the lease table tells a key it can admit at once (holds) from one it only 
   const minuteWindow = new Date(now - (now % 60_000));
   assert.equal(leases.holds('k', now), false);
   assert.equal(leases.peek('k', now), undefined);
-  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 3, dayCount: 3, granted: 1, leased: 2 }, now);
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 3, dayCount: 3, granted: 1, leased: 2, sentAt: now }, now);
   assert.equal(leases.holds('k', now), true);
   assert.ok(leases.take('k', now));
   assert.ok(leases.take('k', now));
   assert.equal(leases.holds('k', now), false, 'both leased admissions spent');
   assert.equal(leases.take('k', now), undefined);
   assert.equal(leases.peek('k', now)?.keyId, 1, 'still expected to be admitted: its windows have room');
-  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 300, dayCount: 300, granted: 1, leased: 0 }, now);
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 300, dayCount: 300, granted: 1, leased: 0, sentAt: now }, now);
   assert.equal(leases.peek('k', now), undefined, 'a key at its minute limit is not expected to be admitted');
 });
 
@@ -88,15 +88,38 @@ test('a grant that replaces a lease keeps its unused admissions (same minute) or
     requestsPerMinute: 300, requestsPerDay: null,
   };
   const minuteWindow = new Date(now - (now % 60_000));
-  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 12, dayCount: 12, granted: 2, leased: 10 }, now);
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 12, dayCount: 12, granted: 2, leased: 10, sentAt: now }, now);
   // A second batch of the same key was already in flight: its grant settles after the first.
-  const second = leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 25, dayCount: 25, granted: 1, leased: 12 }, now);
+  const second = leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 25, dayCount: 25, granted: 1, leased: 12, sentAt: now }, now);
   assert.equal(second.handBack.returned, 0);
   let spendable = 0;
   while (leases.take('k', now)) spendable += 1;
   assert.equal(spendable, 22, 'the first lease\'s 10 and the second\'s 12');
-  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 30, dayCount: 30, granted: 1, leased: 4 }, now);
+  leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 30, dayCount: 30, granted: 1, leased: 4, sentAt: now }, now);
   const nextMinute = new Date(minuteWindow.getTime() + 60_000);
-  const third = leases.settle('k', Buffer.alloc(32), { info, minuteWindow: nextMinute, minuteCount: 1, dayCount: 31, granted: 1, leased: 0 }, now + 60_000);
+  const third = leases.settle('k', Buffer.alloc(32), { info, minuteWindow: nextMinute, minuteCount: 1, dayCount: 31, granted: 1, leased: 0, sentAt: now + 60_000 }, now + 60_000);
   assert.equal(third.handBack.returned, 4, 'an older minute\'s unused admissions go back (they count in the day)');
+});
+
+test('the balance a lease shows is the newest heard: by version among ledger statements, a grant when sent after them', () => {
+  const leases = createLeaseTable();
+  const now = Date.now();
+  const info = {
+    keyId: 7, tier: 'pro', credits: 100, monthlyCredits: 50000, intentExtraction: true, createdAt: new Date(now), expiresAt: null,
+    requestsPerMinute: 300, requestsPerDay: null,
+  };
+  const minuteWindow = new Date(now - (now % 60_000));
+  const grant = (credits: number, sentAt: number) => ({ info: { ...info, credits }, minuteWindow, minuteCount: 3, dayCount: 3, granted: 1, leased: 2, sentAt });
+  leases.settle('k', Buffer.alloc(32), grant(100, now), now);
+  leases.noteCredits(7, { credits: 97, version: 13 }, now + 1);
+  leases.noteCredits(7, { credits: 98, version: 12 }, now + 2); // an older statement heard later
+  assert.equal(leases.peek('k', now + 3)?.credits, 97);
+  // A grant whose statement was sent before the newest note arrived may have read an older balance.
+  leases.settle('k', Buffer.alloc(32), grant(99, now + 1), now + 4);
+  assert.equal(leases.peek('k', now + 4)?.credits, 97);
+  // One sent after it read the balance later: it is the newer.
+  leases.settle('k', Buffer.alloc(32), grant(150, now + 5), now + 6);
+  assert.equal(leases.peek('k', now + 6)?.credits, 150);
+  leases.noteCredits(7, { credits: 149, version: 15 }, now + 7);
+  assert.equal(leases.peek('k', now + 7)?.credits, 149);
 });

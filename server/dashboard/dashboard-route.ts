@@ -5,7 +5,7 @@ import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Route } from '../http/app.ts';
 import type { Finish } from '../http/finish.ts';
 import { ApiError } from '../http/api-error.ts';
-import { readBody, parseJsonObject } from '../http/body.ts';
+import { MAX_BODY_BYTES, readBody, parseJsonObject } from '../http/body.ts';
 import { watchClient, type Client } from '../http/client-watch.ts';
 import { errorReplyFor, type Log } from '../http/error-reply.ts';
 import { newRequestId } from '../http/request-id.ts';
@@ -83,7 +83,7 @@ function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest)
   const client = watchClient(res);
   const params: string[] = [];
   for (let i = 0; i < (route.paramCount ?? 0); i++) params.push(decodedParameter(req.getParameter(i) ?? ''));
-  const body = route.method === 'post' ? readBody(res, req.getHeader('content-length'), client) : undefined;
+  const body = route.method === 'post' ? readBody(res, req.getHeader('content-length'), client, MAX_BODY_BYTES, req.getHeader('transfer-encoding')) : undefined;
   body?.catch(() => {}); // awaited by the route, or not at all when the session is refused first
   return {
     method: route.method, cookies: req.getHeader('cookie'), csrfHeader: req.getHeader(CSRF_HEADER), host: req.getHeader('host'),

@@ -4,7 +4,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import { ApiError } from './api-error.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { endpointHandler } from './endpoint-handler.ts';
-import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
+import { errorReply, jsonReply, writeHeadOnly, writeReply, type Reply } from './reply.ts';
+import { framingError, noLengthHeaders, noteLengthHeader, type LengthHeaders } from './framing.ts';
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
 import type { ObserveRequest } from '../observability/request-observer.ts';
@@ -41,13 +42,17 @@ export function apiRoute(deps: EndpointDeps, method: Method, path: string, endpo
   return { method, path: API_BASE + path, name: endpoint.name, handler: endpointHandler(deps, endpoint) };
 }
 
-/** A handler that needs no key or database round trip, answered at once. */
+/**
+ * A handler that needs no key or database round trip, answered at once: headers only to a HEAD
+ * (whose reply must not have a body, or a keep-alive client reads it as the next response).
+ */
 export function immediate(reply: (requestId: string, req: HttpRequest) => Reply): RawHandler {
   return (res, req, finish) => {
     const startedAt = performance.now();
     const requestId = newRequestId();
+    const headOnly = req.getMethod() === 'head';
     const made = reply(requestId, req);
-    res.cork(() => writeReply(res, made, { 'X-Request-Id': requestId }));
+    res.cork(() => (headOnly ? writeHeadOnly : writeReply)(res, made, { 'X-Request-Id': requestId }));
     finish(requestId, startedAt, made.status);
   };
 }
@@ -82,11 +87,17 @@ export function unauthenticated(handle: (req: HttpRequest, requestId: string) =>
  */
 export const MAX_HEAD_BYTES = 4096;
 
-/** The head's size as a client writes it ("name: value"); uWS has trimmed whitespace around values. */
-function headBytes(req: HttpRequest): number {
+/**
+ * The head's size as a client writes it ("name: value"; uWS has trimmed whitespace around values),
+ * with its Content-Length headers noted in `lengths` on the same pass over the headers.
+ */
+function headBytes(req: HttpRequest, lengths: LengthHeaders): number {
   const query = req.getQuery();
   let bytes = req.getMethod().length + 1 + req.getUrl().length + (query ? 1 + query.length : 0) + ' HTTP/1.1\r\n\r\n'.length;
-  req.forEach((name, value) => (bytes += name.length + 2 + value.length + 2));
+  req.forEach((name, value) => {
+    bytes += name.length + 2 + value.length + 2;
+    noteLengthHeader(lengths, name, value);
+  });
   return bytes;
 }
 
@@ -95,10 +106,35 @@ const refuseLargeHead = (bytes: number) => immediate((requestId) => {
   return errorReply(new ApiError(431, 'headers_too_large', message), requestId);
 });
 
-/** Every handler of the app: the head size is checked first, before any route reads the request. */
+/**
+ * A request whose framing is ambiguous: a 400, and its connection closed unread. Answered on the
+ * next turn of the event loop, not in the handler: uWS goes on parsing what it has already read
+ * from the connection after a handler ends its reply, even with the connection marked to close, so
+ * the bytes after the first Content-Length would be served as a request. While this reply is
+ * pending, uWS closes a connection on which another request arrives, so a smuggled request in
+ * the same read ends the connection without an answer to anything.
+ */
+function refuseFraming(error: ApiError): RawHandler {
+  return (res, _req, finish) => {
+    const startedAt = performance.now();
+    const requestId = newRequestId();
+    const reply = errorReply(error, requestId);
+    let aborted = false;
+    res.onAborted(() => (aborted = true));
+    setImmediate(() => {
+      if (!aborted) res.cork(() => writeReply(res, reply, { 'X-Request-Id': requestId }, true));
+      finish(requestId, startedAt, aborted ? CLIENT_CLOSED : reply.status);
+    });
+  };
+}
+
+/** Every handler of the app: the framing and head size are checked first, before any route reads the request. */
 function headChecked(handler: RawHandler, finish: Finish): (res: HttpResponse, req: HttpRequest) => void {
   return (res, req) => {
-    const bytes = headBytes(req);
+    const lengths = noLengthHeaders();
+    const bytes = headBytes(req, lengths);
+    const framing = framingError(lengths);
+    if (framing) return refuseFraming(framing)(res, req, finish);
     if (bytes > MAX_HEAD_BYTES) return refuseLargeHead(bytes)(res, req, finish);
     handler(res, req, finish);
   };

@@ -4,6 +4,12 @@ import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError } from './api-error.ts';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/**
+ * The deepest nesting of arrays and objects a JSON body may have. No request of the API nests
+ * more than 3 levels; a deeper body is refused before it is parsed, so no validation, message
+ * or fingerprint ever walks a value deep enough to overflow the stack.
+ */
+export const MAX_BODY_DEPTH = 32;
 
 export function payloadTooLarge(): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${MAX_BODY_BYTES} bytes`);
@@ -14,9 +20,21 @@ export interface ClientWatch {
   onGone(listener: (reason: unknown) => void): void;
 }
 
-export function readBody(res: HttpResponse, contentLength: string, client: ClientWatch, limit = MAX_BODY_BYTES): Promise<Buffer> {
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * `transferEncoding`: the request's Transfer-Encoding header ('' when absent). A request with
+ * neither it nor a Content-Length, or with Content-Length 0, has an empty body: resolved at once,
+ * since uWS calls no data handler for it when the head came in more than one read.
+ */
+export function readBody(res: HttpResponse, contentLength: string, client: ClientWatch, limit = MAX_BODY_BYTES, transferEncoding = ''): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     client.onGone(reject);
+    if (contentLength === '0' || (contentLength === '' && transferEncoding === '')) {
+      res.onData(() => {});
+      resolve(EMPTY);
+      return;
+    }
     if (contentLength !== '' && Number(contentLength) > limit) {
       // Answer without reading: the connection is closed after the error, so the rest is never read.
       res.onData(() => {});
@@ -42,9 +60,41 @@ export function readBody(res: HttpResponse, contentLength: string, client: Clien
   });
 }
 
-/** Parses a JSON object body; anything else is a 400 invalid_parameters. */
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+export function jsonDepth(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) deepest = Math.max(deepest, ++depth);
+    else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parses a JSON object body; anything else is a 400 invalid_parameters. The one guard every
+ * route's body passes before validation: its size was bounded while it was read (readBody), its
+ * depth is bounded here.
+ */
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (body.byteLength === 0) throw new ApiError(400, 'invalid_parameters', 'request body is empty; expected a JSON object');
+  const depth = jsonDepth(body);
+  if (depth > MAX_BODY_DEPTH) {
+    throw new ApiError(400, 'invalid_parameters', `request body is nested ${depth} levels deep; at most ${MAX_BODY_DEPTH} levels of arrays and objects are accepted`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));

@@ -3,10 +3,13 @@
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
 import type { Finish } from './finish.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
-import { readBody } from './body.ts';
+import { MAX_BODY_BYTES, readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
 import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
+
+const CLIENT_CLOSED = 499;
+const INTERNAL_ERROR = 500;
 
 export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
   return (res: HttpResponse, req: HttpRequest, finish: Finish): void => {
@@ -21,14 +24,18 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
     for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
-    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client) : undefined;
+    const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client, MAX_BODY_BYTES, req.getHeader('transfer-encoding')) : undefined;
     body?.catch(() => {}); // consumed by the pipeline; avoids an unhandled rejection if auth fails first
 
     const done = deps.inFlight.begin();
     runPipeline(deps, endpoint, res, { authorization, idempotencyHeader, query, params, body, requestId, client, startedAt, requestedAt })
       .then(
         (outcome) => finish(requestId, startedAt, outcome.status, outcome.credits, authorization),
-        (err) => deps.log(`request ${requestId} failed while responding`, err),
+        (err) => {
+          // Still one log line: a request the pipeline could not finish is never unrecorded.
+          deps.log(`request ${requestId} failed while responding`, err);
+          finish(requestId, startedAt, client.aborted ? CLIENT_CLOSED : INTERNAL_ERROR, 0, authorization);
+        },
       )
       .finally(done);
   };

@@ -30,6 +30,9 @@ import { errorReplyFor } from './error-reply.ts';
 import { errorReply, writeHead, writeReply, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
 
+/** The status a request is recorded with when its client went away before the reply. */
+const CLIENT_CLOSED = 499;
+
 export interface Incoming {
   authorization: string;
   /** The Idempotency-Key header as sent ('' when absent or the endpoint takes none). */
@@ -74,7 +77,7 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
   const bill = openBill(deps.ledger, { endpoint: endpoint.name, cost: endpoint.cost, requestId, requestedAt: incoming.requestedAt, startedAt: incoming.startedAt });
   const early = startEarly(deps, endpoint, incoming, bill);
   const admission = await admit(deps, res, incoming, bill, early);
-  if ('status' in admission) return { status: client.aborted ? 499 : admission.status, credits: 0 };
+  if ('status' in admission) return { status: client.aborted ? CLIENT_CLOSED : admission.status, credits: 0 };
 
   let served: Served | undefined;
   let failed: Reply | undefined;
@@ -87,13 +90,21 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
     failed = errorReplyFor(err, requestId, deps.log);
   }
   const { reply, credits } = await settle(deps, endpoint, bill, served, failed, admission.credits, incoming);
-  deps.admitter.noteCredits(admission.keyId, credits);
+  if (bill.balance) deps.admitter.noteBalance(admission.keyId, bill.balance);
 
-  const headers = limitHeaders(admission, credits);
-  headers['X-Request-Id'] = requestId;
-  if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
-  await send(res, client, reply, headers, reply.status === 413);
-  const status = client.aborted ? 499 : reply.status;
+  // No reply: the client went away and its charge was given back. It is recorded all the same.
+  if (reply) {
+    const headers = limitHeaders(admission, credits);
+    headers['X-Request-Id'] = requestId;
+    if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
+    try {
+      await send(res, client, reply, headers, reply.status === 413);
+    } catch (err) {
+      // A reply that could not be written whole (a file gone mid-stream) is still recorded below.
+      deps.log(`request ${requestId}: reply not sent whole`, err);
+    }
+  }
+  const status = client.aborted || !reply ? CLIENT_CLOSED : reply.status;
   if (bill.amountCharged === 0) {
     deps.usage.record({
       keyId: admission.keyId, requestedAt: incoming.requestedAt, endpoint: endpoint.name,
@@ -227,12 +238,13 @@ async function replay(endpoint: Endpoint, work: Work, first: { reply: StoredRepl
 
 /**
  * Makes the charge final or undoes it, whichever the outcome calls for, and releases an
- * Idempotency-Key the request did not complete. Returns the reply to send and the balance to show.
+ * Idempotency-Key the request did not complete. Returns the reply to send (none when the client
+ * went away before a batched charge's reply was made) and the balance to show.
  */
 async function settle(
   deps: EndpointDeps, endpoint: Endpoint, bill: Bill, served: Served | undefined, failed: Reply | undefined,
   credits: number, incoming: Incoming,
-): Promise<{ reply: Reply; credits: number }> {
+): Promise<{ reply: Reply | undefined; credits: number }> {
   const { client, requestId } = incoming;
   let reply = failed ?? served?.reply;
   try {
@@ -267,7 +279,7 @@ async function settle(
     // A database failure while settling: the Bill retries its refund or give-back on its own.
     reply = errorReplyFor(err, requestId, deps.log);
   }
-  return { reply: reply!, credits };
+  return { reply, credits };
 }
 
 /** What is kept under an Idempotency-Key for this reply. */

@@ -6,6 +6,7 @@ import { LIMIT_HEADERS, responseHeaders } from './headers.ts';
 /** Every code the API answers with, and its status (docs/api.md "Errors"). */
 export const ERROR_STATUS = {
   invalid_parameters: 400,
+  malformed_request: 400,
   unauthorized: 401,
   insufficient_credits: 402,
   forbidden: 403,
@@ -45,6 +46,7 @@ export const errorSchema: SchemaObject = {
 /** What each code's example says; messages are those the server writes. */
 const EXAMPLES: Record<ErrorCode, { message: string; extra?: Record<string, unknown> }> = {
   invalid_parameters: { message: 'hit_point_seconds requires duration_seconds' },
+  malformed_request: { message: 'conflicting Content-Length headers ("14" and "96"): the body\'s length is ambiguous; send one Content-Length' },
   unauthorized: { message: 'missing Authorization header; send "Authorization: Bearer <API_KEY>"' },
   insufficient_credits: { message: 'insufficient credits: balance is 0, this request costs 1' },
   forbidden: { message: 'intent extraction is a paid-plan feature (starter or pro); this key is on the free tier. Plain search works without "intent": true' },
@@ -62,6 +64,7 @@ const EXAMPLES: Record<ErrorCode, { message: string; extra?: Record<string, unkn
 
 const DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_parameters: 'Invalid parameters or body (the message names the field); costs nothing.',
+  malformed_request: 'The request cannot be framed safely (e.g. two different Content-Length headers); the connection is closed.',
   unauthorized: 'Missing, malformed, unknown, expired or revoked API key.',
   insufficient_credits: 'No credits left. Do not retry until credits are restored (spec 7 rule 2).',
   forbidden: 'The key may not do this (e.g. intent extraction on the free tier), or a preview link is wrong or expired.',

@@ -2,6 +2,7 @@
 // engine's pool (cached). 1 credit, committed with the license the download grants.
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError, invalidParameters } from '../http/api-error.ts';
+import { describeValue, quoted } from '../http/value-preview.ts';
 import type { Reply } from '../http/reply.ts';
 import type { TrackLookup, TrackRow } from '../tracks.ts';
 import { clipKey, type ClipCache } from '../clip-cache.ts';
@@ -31,21 +32,21 @@ export interface DownloadRequest {
 function numberField(body: Record<string, unknown>, name: string): number | undefined {
   const value = body[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidParameters(`${name} must be a number, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw invalidParameters(`${name} must be a number, got ${describeValue(value)}`);
   return value;
 }
 
 function modeField(body: Record<string, unknown>): ClipMode {
   const mode = body.mode ?? 'segment';
   if (typeof mode !== 'string' || !(CLIP_MODES as readonly string[]).includes(mode)) {
-    throw invalidParameters(`mode must be one of ${CLIP_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
+    throw invalidParameters(`mode must be one of ${CLIP_MODES.join(', ')}, got ${describeValue(mode)}`);
   }
   return mode as ClipMode;
 }
 
 export function validateDownload(body: Record<string, unknown> | undefined): ValidDownload {
   if (!body) throw invalidParameters('request body must be a JSON object with track_id');
-  for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field "${field}"; allowed: ${FIELDS.join(', ')}`);
+  for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field ${quoted(field)}; allowed: ${FIELDS.join(', ')}`);
   const trackId = body.track_id;
   if (trackId === undefined) throw invalidParameters('track_id is required');
   if (typeof trackId !== 'string' || trackId.length === 0 || trackId.length > 100) throw invalidParameters('track_id must be a non-empty string (an id from search results)');

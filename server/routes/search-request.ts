@@ -1,6 +1,7 @@
 // The search request (spec 4.1): every field checked, unknown fields and values refused with a
 // message that names them (and, for vocabulary values, the nearest valid ones).
 import { invalidParameters } from '../http/api-error.ts';
+import { describeValue, quoted } from '../http/value-preview.ts';
 import { ENERGY_LEVELS, INSTRUMENTS, MOODS, PARENT_GENRES } from '../../catalog/vocabulary.ts';
 import { nearest } from '../../search/suggest.ts';
 import type { SearchFilters, SearchRequest } from '../../search/request.ts';
@@ -13,7 +14,7 @@ function integer(body: Record<string, unknown>, name: string, min: number, max: 
   const value = body[name];
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw invalidParameters(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    throw invalidParameters(`${name} must be an integer from ${min} to ${max}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -28,7 +29,7 @@ function vocabularyList(filters: Record<string, unknown>, name: string, vocabula
   const allowed = [...new Set([...vocabulary, ...known])];
   return value.map((v: string) => {
     const match = allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase());
-    if (!match) throw invalidParameters(`filters.${name}: unknown value "${v}"; did you mean ${nearest(v, allowed).map((s) => `"${s}"`).join(', ')}?`);
+    if (!match) throw invalidParameters(`filters.${name}: unknown value ${quoted(v)}; did you mean ${nearest(v, allowed).map((s) => `"${s}"`).join(', ')}?`);
     return match;
   });
 }
@@ -36,13 +37,13 @@ function vocabularyList(filters: Record<string, unknown>, name: string, vocabula
 function bpm(filters: Record<string, unknown>, name: string): number | undefined {
   const value = filters[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 40 || value > 200) throw invalidParameters(`filters.${name} must be a number from 40 to 200, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 40 || value > 200) throw invalidParameters(`filters.${name} must be a number from 40 to 200, got ${describeValue(value)}`);
   return value;
 }
 
 export function validateSearch(body: Record<string, unknown> | undefined, known: { moods: string[]; instruments: string[] }): SearchRequest {
   if (!body) throw invalidParameters('request body must be a JSON object with a query');
-  for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field "${field}"; allowed: ${FIELDS.join(', ')}`);
+  for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field ${quoted(field)}; allowed: ${FIELDS.join(', ')}`);
   const query = body.query;
   if (query === undefined) throw invalidParameters('query is required');
   if (typeof query !== 'string' || query.trim() === '') throw invalidParameters('query must be a non-empty string');
@@ -57,7 +58,7 @@ export function validateSearch(body: Record<string, unknown> | undefined, known:
     const raw = body.filters;
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalidParameters('filters must be an object');
     const f = raw as Record<string, unknown>;
-    for (const field of Object.keys(f)) if (!FILTER_FIELDS.includes(field)) throw invalidParameters(`unknown filter "${field}"; allowed: ${FILTER_FIELDS.join(', ')}`);
+    for (const field of Object.keys(f)) if (!FILTER_FIELDS.includes(field)) throw invalidParameters(`unknown filter ${quoted(field)}; allowed: ${FILTER_FIELDS.join(', ')}`);
     filters.genres = vocabularyList(f, 'genres', PARENT_GENRES, []);
     filters.moods = vocabularyList(f, 'moods', MOODS, known.moods);
     filters.instruments = vocabularyList(f, 'instruments', INSTRUMENTS, known.instruments);
@@ -72,7 +73,7 @@ export function validateSearch(body: Record<string, unknown> | undefined, known:
     }
     if (f.energy_level !== undefined) {
       const level = typeof f.energy_level === 'string' ? ENERGY_LEVELS.find((l) => l === f.energy_level!.toString().toLowerCase()) : undefined;
-      if (!level) throw invalidParameters(`filters.energy_level must be low, medium or high, got ${JSON.stringify(f.energy_level)}`);
+      if (!level) throw invalidParameters(`filters.energy_level must be low, medium or high, got ${describeValue(f.energy_level)}`);
       filters.energy_level = level;
     }
   }

@@ -1,0 +1,75 @@
+// Bodies built to break validation rather than pass it: values nested thousands of levels deep in
+// fields that must be numbers or short strings, huge arrays and strings where a number belongs.
+// Each is a 400 in the error shape, with a message of bounded length naming the value's type, and
+// costs nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API, call } from './support/http.ts';
+
+let server: TestServer;
+let key: string;
+before(async () => {
+  server = await startTestServer();
+  key = await server.newKey('pro');
+});
+after(() => server.stop());
+
+const DEPTH = 4114;
+const nested = '['.repeat(DEPTH) + ']'.repeat(DEPTH);
+const nestedObject = '{"a":'.repeat(DEPTH) + '1' + '}'.repeat(DEPTH);
+
+// Every field the issue found answering 500, as the raw JSON of a body with `value` in that field.
+const FIELDS: [string, string, (value: string) => string][] = [
+  ['/search', 'limit', (v) => `{"query":"x","limit":${v}}`],
+  ['/search', 'offset', (v) => `{"query":"x","offset":${v}}`],
+  ['/search', 'filters.min_bpm', (v) => `{"query":"x","filters":{"min_bpm":${v}}}`],
+  ['/search', 'filters.energy_level', (v) => `{"query":"x","filters":{"energy_level":${v}}}`],
+  ['/download-track', 'duration_seconds', (v) => `{"track_id":"t","duration_seconds":${v}}`],
+  ['/download-track', 'hit_point_seconds', (v) => `{"track_id":"t","duration_seconds":10,"hit_point_seconds":${v}}`],
+  ['/download-track', 'mode', (v) => `{"track_id":"t","duration_seconds":10,"mode":${v}}`],
+  ['/clip-plan', 'duration_seconds', (v) => `{"track_id":"t","duration_seconds":${v}}`],
+];
+
+async function assertRefused(path: string, body: string, what: string) {
+  const response = await call(server.base, 'POST', `${API}${path}`, key, body);
+  assert.equal(response.status, 400, `${what}: ${JSON.stringify(response.body).slice(0, 300)}`);
+  assert.equal(response.body.code, 'invalid_parameters', what);
+  assert.equal(response.body.error, 'Bad Request');
+  assert.equal(response.body.request_id, response.headers.get('x-request-id'));
+  assert.ok(response.body.message.length < 500, `${what}: message of ${response.body.message.length} characters`);
+  return response.body.message as string;
+}
+
+test('a value nested thousands of levels deep in any field is a 400 naming the nesting, not a 500', async () => {
+  for (const [path, field, bodyWith] of FIELDS) {
+    for (const value of [nested, nestedObject]) {
+      const message = await assertRefused(path, bodyWith(value), `${path} ${field}`);
+      assert.match(message, /nest/, `${path} ${field}: ${message}`);
+    }
+  }
+  // The same depth at the top level of the body, and a body that is nothing but nesting.
+  await assertRefused('/search', `{"query":"x","pad":${nested}}`, 'unknown field');
+  await assertRefused('/search', nested, 'bare nesting');
+  assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, 50000);
+});
+
+test('a wrong value in a number or short-string field is named by type with a bounded preview', async () => {
+  const longString = JSON.stringify('x'.repeat(20_000));
+  const longArray = `[${Array.from({ length: 5000 }, (_, i) => i).join(',')}]`;
+  const shallow = '[[[[[[[[1]]]]]]]]';
+  for (const [path, field, bodyWith] of FIELDS) {
+    for (const [value, type] of [[longString, 'string'], [longArray, 'array'], [shallow, 'array'], ['{"b":{"c":1}}', 'object'], ['true', 'boolean'], ['null', 'null']]) {
+      if (field === 'mode' && value === 'null') continue; // a null mode is the default mode
+      const message = await assertRefused(path, bodyWith(value), `${path} ${field} = ${value.slice(0, 20)}`);
+      assert.match(message, new RegExp(`\\b${field.split('.').pop()}\\b`), message);
+      assert.match(message, new RegExp(`\\b${type}\\b`), `${field}: ${message}`);
+    }
+  }
+  assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, 50000);
+});
+
+test('an unknown field with a huge name is named by a bounded preview', async () => {
+  const message = await assertRefused('/search', `{"query":"x",${JSON.stringify('f'.repeat(30_000))}:1}`, 'huge field name');
+  assert.match(message, /unknown field "f+…" \(30000 characters\)/);
+});
