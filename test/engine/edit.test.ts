@@ -125,7 +125,7 @@ test('joins: within the 90th percentile of the track\'s own bar-line novelty (th
   assert.equal(within, joins, `${within} of ${joins} joins within the 90th percentile`);
 });
 
-test('loops: exact length, and played twice the wrap is no rougher than the music itself', async () => {
+test('loops: exact length, the wrap on the beat, and played twice no rougher than the music itself', async () => {
   for (const song of songs) {
     for (const duration of [12, 20]) {
       const clip = await makeClip(song.mp3, song.index, song.analysis, { mode: 'loop', durationSeconds: duration });
@@ -136,7 +136,17 @@ test('loops: exact length, and played twice the wrap is no rougher than the musi
       const typical = steps[Math.floor(0.999 * steps.length)];
       const wrap = Math.abs(x[0] - x[x.length - 1]);
       assert.ok(wrap <= typical, `song ${song.design.seed} D=${duration}: step at the wrap ${wrap.toFixed(4)} > 99.9th percentile step ${typical.toFixed(4)}`);
-      assert.ok(offBar(song, seconds(clip.plan.parts[0].sourceStart + clip.plan.parts[0].length)) < ON_BAR_SECONDS, 'the loop wraps at a bar line');
+      const [part] = clip.plan.parts;
+      // On the beat wherever a whole number of beats is within 1% of D; otherwise at the source's speed, from a bar line into a pickup.
+      const beat = song.design.barSeconds / BEATS_PER_BAR;
+      const beats = Math.round(duration / beat);
+      const what = `song ${song.design.seed} D=${duration} (${(duration / beat).toFixed(2)} beats, stretch ${clip.plan.stretch})`;
+      if (Math.abs(duration / (beats * beat) - 1) <= 0.01) {
+        assert.ok(offBeat(song, seconds(part.sourceStart + part.length)) < ON_BAR_SECONDS && offBar(song, seconds(part.sourceStart)) < ON_BAR_SECONDS, `${what}: the loop wraps from a beat to its first downbeat`);
+      } else {
+        assert.equal(clip.plan.stretch, 1, what);
+        assert.ok(offBar(song, seconds(part.sourceStart + part.length)) < ON_BAR_SECONDS, `${what}: the loop wraps at a bar line`);
+      }
     }
   }
 });

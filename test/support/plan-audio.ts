@@ -7,6 +7,8 @@ const RATE = 44100;
 const PROBE_SECONDS = 0.25;
 const SEARCH_SECONDS = 0.05;
 const TOLERANCE_SAMPLES = 44; // 1 ms
+/** Sub-sample steps tried around a stretched part's best whole-sample match. */
+const FRACTION_STEPS = 10;
 /** Below this RMS (about -60 dBFS) a stretch is silence, which says nothing about where it came from. */
 const SILENT_RMS = 0.001;
 
@@ -27,12 +29,13 @@ function correlation(a: Float32Array, aFrom: number, b: Float32Array, bFrom: num
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
-/** The source played `stretch` times as long (linear interpolation), as a clip with that stretch plays it. */
-function played(channel: Float32Array, stretch: number): Float32Array {
-  if (stretch === 1) return channel;
-  return Float32Array.from({ length: Math.floor(channel.length * stretch) }, (_, k) => {
-    const x = k / stretch, i = Math.floor(x);
-    return (channel[i] ?? 0) * (1 - (x - i)) + (channel[i + 1] ?? 0) * (x - i);
+/** Samples [from, from + length) of the source played `stretch` times as long (cubic interpolation), as a clip with that stretch plays it. */
+function played(channel: Float32Array, stretch: number, from: number, length: number): Float32Array {
+  const at = (i: number) => channel[i] ?? 0;
+  return Float32Array.from({ length }, (_, k) => {
+    const x = (from + k) / stretch, i = Math.floor(x), t = x - i;
+    const [p0, p1, p2, p3] = [at(i - 1), at(i), at(i + 1), at(i + 2)];
+    return p1 + 0.5 * t * (p2 - p0 + t * (2 * p0 - 5 * p1 + 4 * p2 - p3 + t * (3 * (p1 - p2) + p3 - p0)));
   });
 }
 
@@ -44,19 +47,28 @@ function played(channel: Float32Array, stretch: number): Float32Array {
 export function planMatchesAudio(plan: number[][], clip: Pcm, source: Pcm, stretch = 1): void {
   const probe = Math.round(PROBE_SECONDS * RATE);
   const search = Math.round(SEARCH_SECONDS * RATE);
-  const heard = played(source.channels[0], stretch);
   for (const [clipStart, sourceStart, length] of plan) {
     if (length < 2 * PROBE_SECONDS) continue;
     const offset = Math.round((length / 2 - PROBE_SECONDS / 2) * RATE);
     const clipAt = Math.round(clipStart * RATE) + offset;
     const sourceAt = Math.round(sourceStart * stretch * RATE) + offset;
-    if (rms(heard, sourceAt, probe) < SILENT_RMS) continue; // a silent stretch matches anywhere
+    // The source around the part's middle as the clip plays it: window[search] is heard at clipAt.
+    const window = stretch === 1 ? source.channels[0].subarray(Math.max(0, sourceAt - search)) : played(source.channels[0], stretch, sourceAt - search, probe + 2 * search);
+    const origin = stretch === 1 ? Math.min(search, sourceAt) : search;
+    if (rms(window, origin, probe) < SILENT_RMS) continue; // a silent stretch matches anywhere
     let bestLag = 0, best = -Infinity;
     for (let lag = -search; lag <= search; lag++) {
-      const c = correlation(clip.channels[0], clipAt, heard, sourceAt + lag, probe);
+      if (origin + lag < 0) continue;
+      const c = correlation(clip.channels[0], clipAt, window, origin + lag, probe);
       if (c > best) {
         best = c;
         bestLag = lag;
+      }
+    }
+    // A stretched part lies between the source's samples: the best match is refined to a tenth of one.
+    if (stretch !== 1) {
+      for (let tenth = -FRACTION_STEPS; tenth <= FRACTION_STEPS; tenth++) {
+        best = Math.max(best, correlation(clip.channels[0], clipAt, played(source.channels[0], stretch, sourceAt + bestLag + tenth / FRACTION_STEPS, probe), 0, probe));
       }
     }
     assert.ok(Math.abs(bestLag) <= TOLERANCE_SAMPLES && best > 0.9, `part [${clipStart}, ${sourceStart}, ${length}]: best match ${best.toFixed(3)} at ${bestLag} samples`);
