@@ -209,10 +209,10 @@ test('the whole dashboard at phone width: sign in, keys, usage, chart, catalog, 
     return blue;
   });
   assert.ok(shaded > 1000, 'the plan is drawn on the waveform');
-  // An edit's plan says whether the clip will be heard peaking at H (hit_point_landing).
+  // An edit's plan says whether the climax plays at H (hit_point_landing).
   await page.getByLabel('Mode').selectOption('edit');
   await page.getByRole('button', { name: 'Preview plan' }).click();
-  const editPlan = page.getByText(/^A 12 s edit: .*The climax plays [\d.]+ s into the clip: (the clip will be heard peaking there|the clip should be heard peaking there, by a small margin|but the clip will be heard peaking elsewhere: .*)\./);
+  const editPlan = page.getByText(/^A 12 s edit: .*The climax plays [\d.]+ s into the clip: (right at the hit point|not at the hit point: .*)\./);
   await editPlan.waitFor({ timeout: STEP_TIMEOUT_MS });
   assert.doesNotMatch(await editPlan.textContent() ?? '', /track_end|bar_line|hit_point|_seconds/, 'no API words in the plan');
   // A request the API refuses, told in the page's words.

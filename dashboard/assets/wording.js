@@ -19,14 +19,14 @@ const MODE_TEXT = { segment: 'excerpt', edit: 'edit', loop: 'loop' };
 const ENDING_TEXT = {
   track_end: "It ends with the track's own ending.",
   bar_line: 'It ends on a bar line.',
-  cut: 'It ends mid-beat: no ending on a beat let the climax land at the hit point.',
+  beat: 'It ends on a beat.',
+  cut: 'It ends between beats: the time left after the hit point is no whole number of beats here.',
 };
 
 /** What an edit's hit_point_landing tells the creator (null for other clips: nothing to say). */
 const LANDING_TEXT = {
-  sure: 'the clip will be heard peaking there.',
-  thin: 'the clip should be heard peaking there, by a small margin.',
-  miss: 'but the clip will be heard peaking elsewhere: this track has no climax to place there.',
+  sure: 'right at the hit point.',
+  miss: 'not at the hit point: the climax is too near the start or the end of the track for this length, so another entrance plays there.',
 };
 
 /** A plan from POST /clip-plan as sentences. */
@@ -41,6 +41,7 @@ export function planText(plan) {
     const landing = LANDING_TEXT[plan.hit_point_landing];
     sentences.push(`The climax plays ${plan.peak_in_clip_seconds.toFixed(1)} s into the clip${landing ? `: ${landing}` : '.'}`);
   }
+  if (plan.stretch !== undefined && plan.stretch !== 1) sentences.push(`It plays ${Math.abs((plan.stretch - 1) * 100).toFixed(1)}% ${plan.stretch > 1 ? 'slower' : 'faster'} than the track, so it keeps the beat.`);
   if (ENDING_TEXT[plan.ending]) sentences.push(ENDING_TEXT[plan.ending]);
   return sentences.join(' ');
 }

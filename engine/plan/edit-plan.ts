@@ -1,11 +1,12 @@
 // Edit mode: exactly D seconds of the track's own bars, as one search: candidates (an anchor, the
 // lead-ins before it, the endings after it), one cost each, the cheapest of each side taken.
 //
-// Every inner join lies on a bar line at both of its sides, so the music keeps its beat across
-// it. The fractions of a beat that D and H leave over fall where they are not heard as a stumble:
-// the clip's start (a pickup into the bar that follows) and its end (the decay of the track's own
-// ending). Where the end cannot take it, the edit ends on a bar line or a beat if one is at D, and
-// otherwise cuts (`ending: 'cut'`): it never joins off the grid.
+// Every inner join lies on a beat of the grid at both of its sides (a bar line, or in the bar after
+// the anchor a beat at the same place of another bar), so the music keeps its beat across it. The
+// fractions of a beat that D and H leave over fall where they are not heard as a stumble: the
+// clip's start (a pickup into the bar that follows), its end (the decay of the track's own ending),
+// or a uniform speed change of at most MAX_STRETCH. Where none can take it, the edit ends where
+// D falls and says so (`ending: 'cut'`): it never joins off the grid.
 //
 // With a hit point H, the anchor plays at H: the track's peak, or where no plan can place the peak
 // there (too near the track's start or end for D and H), the loudest section start that can be
