@@ -84,9 +84,11 @@ function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
 
 /**
  * Endings after an anchor at source `anchor` played at clip time `at`, for a clip of `duration`:
- * the track itself on to the clip's end, or a join at a beat after the anchor (a bar line, or a
- * beat of the bar after the anchor's when little of the clip is left) into the beat at the same
- * place of another bar, the track then playing to the clip's end.
+ * the track itself on to the clip's end, or a join at a beat after the anchor into the beat at
+ * the same place of another bar, the track then playing to the clip's end. A join may leave any
+ * beat into the bars whose run ends in the track's decaying ending (few: found by the time they
+ * must end at); to end on a bar line or a beat elsewhere it leaves a bar line, or a beat of the
+ * bar right after the anchor's when little of the clip is left.
  */
 function endings(grid: PlanGrid, anchor: number, at: number, duration: number): Tail | undefined {
   const { beats } = grid;
@@ -96,24 +98,26 @@ function endings(grid: PlanGrid, anchor: number, at: number, duration: number): 
     const end = endChoice(grid, anchor + after);
     best = { bodyEnd: anchor + after, runs: [], ending: end.ending, cost: end.cost };
   }
+  const consider = (v: number, w: number, rest: number) => {
+    if (w === v || grid.beatInBar[w] !== grid.beatInBar[v]) return;
+    const ending = endChoice(grid, beats[w] + rest);
+    if (best && ending.cost + JOIN_COST >= best.cost) return;
+    const join = beatJoinCost(grid, v, w);
+    if (join === undefined) return;
+    best = cheaper(best, { bodyEnd: beats[v], runs: [{ sourceStart: beats[w], length: rest }], ending: ending.ending, cost: ending.cost + join });
+  };
   const anchorBar = barAt(grid, anchor);
   const midBarUntil = grid.lines[Math.min(grid.bars, anchorBar + 1 + ANCHOR_BARS)] ?? grid.trackSeconds;
   // The anchor's run plays at least the anchor's own beat.
   for (let v = firstAtOrAfter(beats, anchor + ON_LINE_SECONDS); v < beats.length; v++) {
     const phase = grid.beatInBar[v];
-    if (phase < 0 || (phase !== 0 && beats[v] >= midBarUntil) || (phase === 0 && barAt(grid, beats[v] + 1e-3) < anchorBar + ANCHOR_BARS)) continue;
     const rest = duration - (at + beats[v] - anchor);
     if (rest < MIN_LAST_PART_SECONDS) break;
-    for (let w = 0; w < beats.length; w++) {
-      const end = beats[w] + rest;
-      if (end > grid.trackSeconds + 1e-6) break;
-      if (w === v || grid.beatInBar[w] !== phase) continue;
-      const ending = endChoice(grid, end);
-      if (best && ending.cost + JOIN_COST >= best.cost) continue;
-      const join = beatJoinCost(grid, v, w);
-      if (join === undefined) continue;
-      best = cheaper(best, { bodyEnd: beats[v], runs: [{ sourceStart: beats[w], length: rest }], ending: ending.ending, cost: ending.cost + join });
-    }
+    if (phase < 0) continue;
+    for (let w = firstAtOrAfter(beats, grid.tailStart - rest - ON_LINE_SECONDS); w < beats.length && beats[w] + rest <= grid.trackSeconds + ON_LINE_SECONDS; w++) consider(v, w, rest);
+    const elsewhere = phase === 0 ? barAt(grid, beats[v] + 1e-3) >= anchorBar + ANCHOR_BARS : beats[v] < midBarUntil;
+    if (!elsewhere) continue;
+    for (let w = 0; w < beats.length && beats[w] + rest <= grid.trackSeconds + 1e-6; w++) consider(v, w, rest);
   }
   return best;
 }
