@@ -31,13 +31,45 @@ const UNACCENTED_OFFBEAT_RATIO = 0.8;
 /** The faster pulse counts as clean when what lies between its beats is at most this strong. */
 const CLEAN_PULSE_OFFBEAT_RATIO = 0.3;
 
-/** The mean product of values `lag` frames apart, for lags 0..maxLag. */
+/** Lags whose sums autocorrelation takes in one pass over the values. */
+const LAGS_PER_PASS = 4;
+
+/**
+ * The mean product of values `lag` frames apart, for lags 0..maxLag: exact sums, each added in
+ * order of the later frame, on which the tempo's decisions were tuned (exact ties in tracker
+ * modules break by them). LAGS_PER_PASS lags share a pass over the values, each with its own sum
+ * in the same order: the same sums to the bit, in about half the time of one pass per lag.
+ */
 export function autocorrelation(values: Float32Array, maxLag: number): Float64Array {
+  const n = values.length;
   const out = new Float64Array(maxLag + 1);
-  for (let lag = 0; lag <= maxLag; lag++) {
+  let lag = 0;
+  for (; lag + LAGS_PER_PASS - 1 <= maxLag; lag += LAGS_PER_PASS) {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // The frames before all four lags' sums have begun.
+    let i = lag;
+    for (; i < Math.min(n, lag + LAGS_PER_PASS - 1); i++) {
+      const v = values[i];
+      s0 += v * values[i - lag];
+      if (i >= lag + 1) s1 += v * values[i - lag - 1];
+      if (i >= lag + 2) s2 += v * values[i - lag - 2];
+    }
+    for (; i < n; i++) {
+      const v = values[i];
+      s0 += v * values[i - lag];
+      s1 += v * values[i - lag - 1];
+      s2 += v * values[i - lag - 2];
+      s3 += v * values[i - lag - 3];
+    }
+    out[lag] = s0 / (n - lag);
+    out[lag + 1] = s1 / (n - lag - 1);
+    out[lag + 2] = s2 / (n - lag - 2);
+    out[lag + 3] = s3 / (n - lag - 3);
+  }
+  for (; lag <= maxLag; lag++) {
     let sum = 0;
-    for (let i = lag; i < values.length; i++) sum += values[i] * values[i - lag];
-    out[lag] = sum / (values.length - lag);
+    for (let i = lag; i < n; i++) sum += values[i] * values[i - lag];
+    out[lag] = sum / (n - lag);
   }
   return out;
 }

@@ -60,7 +60,6 @@ test('the beat programme\'s queue of predecessors gives the same scores and pred
   for (const [kind, value] of Object.entries(kinds)) {
     // 0.2: no gap at all (each frame stands alone); 0.6: a single gap; 90.5: 40 frames all before the first gap.
     for (const periodFrames of [0.2, 0.6, 1.7, 5, 23.4, 43.07, 62.3, 90.5]) {
-      // Four lengths, as many as the working arrays kept: each length reuses its arrays, so a frame left unwritten would show.
       for (const frames of [0, 40, 700, 2600]) {
         const local = Float64Array.from({ length: frames }, (_, i) => value(i, periodFrames));
         const expected = beatScoresByEveryGap(local, periodFrames);
@@ -94,6 +93,25 @@ test('beats across a silent break are evenly spaced between the heard beats arou
   // Placed by the spacing penalty alone they drifted 52 ms off the grid across this break; evenly
   // spaced, they are as near it as the heard beats are, give or take a frame (11.6 ms).
   assert.ok(worst <= heardWorst + 0.012, `a beat in the break ${(worst * 1000).toFixed(1)} ms off the grid (heard beats: ${(heardWorst * 1000).toFixed(1)} ms)`);
+});
+
+test('the autocorrelation\'s lags sharing a pass give each lag\'s sum of products, added in order, to the bit', () => {
+  let seed = 11;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  // Lengths and lag counts around a pass's 4 lags: fewer values than a pass's lags, lags left over.
+  for (const length of [1, 2, 3, 4, 5, 9, 700]) {
+    for (const maxLag of [0, 1, 2, 3, 4, 6, 7, 522]) {
+      if (maxLag > length - 1) continue;
+      // Peaky values, as onsets are: rounding differs with the order of the sums.
+      const values = Float32Array.from({ length }, () => (random() < 0.2 ? 3 * random() : 0.01 * random()));
+      const expected = Array.from({ length: maxLag + 1 }, (_, lag) => {
+        let sum = 0;
+        for (let i = lag; i < length; i++) sum += values[i] * values[i - lag];
+        return sum / (length - lag);
+      });
+      assert.deepEqual([...autocorrelation(values, maxLag)], expected, `${length} values, lags 0..${maxLag}`);
+    }
+  }
 });
 
 test('the beat period is read at the autocorrelation peak of the lag that scores best, not frames past it', () => {
