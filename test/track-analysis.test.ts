@@ -1,6 +1,6 @@
 // GET /tracks/{id}/analysis over real HTTP, on a rendered demo track ingested through the real
 // pipeline: the fields and their consistency, loudness against the decoded source (and ffmpeg's
-// ebur128 when it is on PATH), free of charge, 404s.
+// ebur128 when it is on PATH), free of charge, an older engine's stored analysis redone, 404s.
 import { test, before, after } from 'node:test';
 import { skipUnless } from './support/requirements.ts';
 import assert from 'node:assert/strict';
@@ -15,6 +15,8 @@ import { removeTrack } from '../catalog/ingest.ts';
 import { storePath } from '../catalog/store.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { integratedLoudnessLufs } from '../engine/analysis/loudness.ts';
+import { deserialiseAnalysis, isCurrentAnalysis, serialiseAnalysis } from '../engine/analysis/serialise.ts';
+import { ANALYSIS_VERSION } from '../engine/analysis/version.ts';
 
 let server: TestServer;
 let track: { id: string; audio_sha256: string; duration_seconds: number };
@@ -116,6 +118,23 @@ test('free: the balance is unchanged, and /usage shows the requests at 0 credits
     assert.equal(record.status_code, 200);
     assert.equal(record.credits_consumed, 0);
   }
+});
+
+test('an analysis stored by an older engine is redone from the audio at its first use, and stored again', async () => {
+  const key = await server.newKey('starter');
+  const sql = server.service.database.sql;
+  // The other track: its analysis has not been read (and cached) yet.
+  const [other] = await sql`SELECT id, analysis FROM tracks WHERE id <> ${track.id}`;
+  const current = new Uint8Array(other.analysis);
+  const older = serialiseAnalysis({ ...deserialiseAnalysis(current), version: ANALYSIS_VERSION - 1 });
+  assert.equal(isCurrentAnalysis(older), false);
+  await sql`UPDATE tracks SET analysis = ${Buffer.from(older)} WHERE id = ${other.id}`;
+  const response = await call(server.base, 'GET', analysisPath(other.id), key);
+  assert.equal(response.status, 200, JSON.stringify(response.body));
+  assert.ok(response.body.beats.length > 0);
+  const [redone] = await sql`SELECT analysis FROM tracks WHERE id = ${other.id}`;
+  assert.ok(isCurrentAnalysis(new Uint8Array(redone.analysis)), 'the row holds a current analysis again');
+  assert.deepEqual(new Uint8Array(redone.analysis), current, 'the same analysis as at ingest');
 });
 
 test('404 not_found for an unknown, malformed or removed id, in the error shape; 400 for a query parameter', async () => {

@@ -1,10 +1,9 @@
 // The whole analysis of a track, from PCM to a compact, versioned, serialisable value.
 import type { Pcm } from '../mp3/decode.ts';
 import { spectrogram } from './spectrogram.ts';
-import { ONSET_PHASES, ONSET_PHASE_SAMPLES, frameSeconds } from './frames.ts';
+import { frameSeconds } from './frames.ts';
 import { ANALYSIS_VERSION } from './version.ts';
 import { onsetOfFlux, spectralFlux } from './onset.ts';
-import { bandLevels } from './band-levels.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
 import { onOneGrid } from './beat-phase.ts';
@@ -26,7 +25,7 @@ export interface Analysis {
   /** Frames per second of the envelopes below. */
   frameRate: number;
   tempoBpm: number;
-  /** The beat tracker's beats (beats.ts), seconds: what the analysis of a clip of the track hears (a clip of 60 s or less is tracked as is). */
+  /** The beat tracker's beats (beats.ts), seconds. */
   beatTimesSeconds: Float32Array;
   /** Bar starts (downbeats, on beatTimesSeconds), seconds. */
   barTimesSeconds: Float32Array;
@@ -41,18 +40,6 @@ export interface Analysis {
   rms: Float32Array;
   /** Onset strength per frame. */
   onset: Float32Array;
-  /**
-   * Spectral flux per frame (onset.ts: the onsets before their local mean is taken away) of the
-   * signal itself and started ONSET_PHASE_SAMPLES, 2x and 3x that later (full-rate samples), one
-   * after another, each `onset.length` long: a clip whose part plays the source at such a phase
-   * against its own frames has exactly this flux, and its onsets take the local mean over the
-   * clip's own frames, across its joins (plan/phased-layout.ts).
-   */
-  fluxPhases: Float32Array;
-  /** RMS per frame at phases 1, 2 and 3 (fluxPhases), one after another. */
-  rmsPhases: Float32Array;
-  /** Each frame's coarse band levels (band-levels.ts): frames x BAND_LEVELS bytes, for the onset a clip's join makes. */
-  bandLevels: Uint8Array;
   /** Average spectral shape (timbre.ts); absent in analyses stored before it existed. */
   timbre?: number[];
   /** Per bar (barTimesSeconds), its timbre and harmony (bar-features.ts): bars x BAR_FEATURES. */
@@ -61,8 +48,8 @@ export interface Analysis {
    * The beats on one grid through the piece (beat-phase.ts), seconds: where the tracker slid half a
    * beat into a passage's louder off-beats, these stay on the beat. With the bars, their features and
    * the sections on them (gridBar...), all four empty when the tracker's beats are on one grid
-   * already (no slide, or fewer than MIN_BEATS). An edit that ends on a bar line off this grid is
-   * planned on it too (plan/grid-ending.ts).
+   * already (no slide, or fewer than MIN_BEATS). Edits are planned on this grid when there is one
+   * (plan/grid.ts).
    */
   gridBeatTimesSeconds: Float32Array;
   gridBarTimesSeconds: Float32Array;
@@ -75,31 +62,17 @@ export interface Analysis {
 }
 
 /** Mono at half the source rate (22.05 kHz for 44.1 kHz): plenty for rhythm and energy, half the work. */
-export function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: number } {
+function analysisSignal(pcm: Pcm): { mono: Float32Array; sampleRate: number } {
   const channels = pcm.channels;
-  const length = Math.floor(channels[0].length / 2);
-  const mono = new Float32Array(length);
+  const mono = new Float32Array(Math.floor(channels[0].length / 2));
   const scale = 1 / (2 * channels.length);
-  for (const channel of channels) for (let i = 0; i < length; i++) mono[i] += (channel[2 * i] + channel[2 * i + 1]) * scale;
+  for (const channel of channels) addPairs(channel, mono, scale);
   return { mono, sampleRate: pcm.sampleRate / 2 };
 }
 
-/**
- * The flux of the signal (phase 0: `flux`) and of the signal started 1, 2 and 3 phases later, and
- * those phases' RMS, each `flux.length` long (zero past the signal's end): a phase is a whole
- * number of half-rate samples, so each is `mono` from there on.
- */
-function phasesOf(mono: Float32Array, sampleRate: number, flux: Float32Array): { fluxPhases: Float32Array; rmsPhases: Float32Array } {
-  const frames = flux.length;
-  const fluxPhases = new Float32Array(ONSET_PHASES * frames);
-  const rmsPhases = new Float32Array((ONSET_PHASES - 1) * frames);
-  fluxPhases.set(flux);
-  for (let p = 1; p < ONSET_PHASES; p++) {
-    const spec = spectrogram(mono.subarray((p * ONSET_PHASE_SAMPLES) / 2), sampleRate, false);
-    fluxPhases.set(spectralFlux(spec.logBands, spec.bands, spec.frames).subarray(0, frames), p * frames);
-    rmsPhases.set(spec.rms.subarray(0, frames), (p - 1) * frames);
-  }
-  return { fluxPhases, rmsPhases };
+/** Adds each pair of `channel`'s samples, times `scale`, to `mono`: a loop of its own, a third faster than inline in analysisSignal's. */
+function addPairs(channel: Float32Array, mono: Float32Array, scale: number): void {
+  for (let i = 0, j = 0; i < mono.length; i++, j += 2) mono[i] += (channel[j] + channel[j + 1]) * scale;
 }
 
 type Spectrogram = ReturnType<typeof spectrogram>;
@@ -117,13 +90,12 @@ function barsOn(beats: Int32Array, spec: Spectrogram): { barFrames: Int32Array; 
 /** A piece whose tracked beats are on one grid already. */
 const NO_GRID = { beats: new Int32Array(0), barFrames: new Int32Array(0), sections: new Int32Array(0), features: new Float32Array(0) };
 
-/** The rhythm steps every analysis of a spectrogram takes: flux, onsets, beat period (frames), beats (frames), and the peak beat (index into beats, -1 without). */
+/** The rhythm of a spectrogram: onsets, beat period (frames), beats (frames), and the peak beat (index into beats, -1 without). */
 function rhythmOf(spec: Spectrogram) {
-  const flux = spectralFlux(spec.logBands, spec.bands, spec.frames);
-  const onset = onsetOfFlux(flux);
+  const onset = onsetOfFlux(spectralFlux(spec.logBands, spec.bands, spec.frames));
   const period = tempoPeriodFrames(onset, spec.frameRate);
   const beats = beatFrames(onset, period);
-  return { flux, onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
+  return { onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
 }
 
 /** The peak beat's time (rhythmOf), seconds; the middle of the track when it has no beats. */
@@ -131,19 +103,11 @@ function peakSecondsOf(beats: Int32Array, peak: number, frameRate: number, durat
   return peak >= 0 ? frameSeconds(beats[peak], frameRate) : durationSeconds / 2;
 }
 
-/** Where the analysis of `pcm` (analysePcm) puts its peak, seconds, by its rhythm steps alone (no chroma, phases, bars or loudness: about a fifth of the time). */
-export function peakSecondsOfPcm(pcm: Pcm): number {
-  const { mono, sampleRate } = analysisSignal(pcm);
-  const spec = spectrogram(mono, sampleRate, false);
-  const { beats, peak } = rhythmOf(spec);
-  return peakSecondsOf(beats, peak, spec.frameRate, pcm.channels[0].length / pcm.sampleRate);
-}
-
 export function analysePcm(pcm: Pcm): Analysis {
   const { mono, sampleRate } = analysisSignal(pcm);
   const durationSeconds = pcm.channels[0].length / pcm.sampleRate;
   const spec = spectrogram(mono, sampleRate);
-  const { flux, onset, period, beats, peak } = rhythmOf(spec);
+  const { onset, period, beats, peak } = rhythmOf(spec);
   const frameToSeconds = (f: number) => frameSeconds(f, spec.frameRate);
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
@@ -166,8 +130,6 @@ export function analysePcm(pcm: Pcm): Analysis {
     peakSeconds: peakSecondsOf(beats, peak, spec.frameRate, durationSeconds),
     rms: spec.rms,
     onset,
-    ...phasesOf(mono, sampleRate, flux),
-    bandLevels: bandLevels(spec.logBands, spec.bands, spec.frames),
     timbre: timbreShape(spec.logBands, spec.bands, spec.frames),
     barFeatures: bars.features,
     gridBeatTimesSeconds: Float32Array.from(grid.beats, frameToSeconds),

@@ -6,38 +6,6 @@ export const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 export const MAX_GAP_PERIODS = 2;
 
-/** The dynamic programme's working arrays for some number of frames. */
-interface WorkArrays {
-  scaled: Float64Array;
-  local: Float64Array;
-  score: Float64Array;
-  back: Int32Array;
-  predecessors: Int32Array;
-  leadsFrom: Int32Array;
-}
-
-/** Sizes whose working arrays are kept: a plan tracks its clips at two (half and full rate). */
-const KEPT_WORK_SIZES = 4;
-const workBySize = new Map<number, WorkArrays>();
-/** The same for the programme run backwards (phaseRivalAt), which must not overwrite the forward run's. */
-const backwardWorkBySize = new Map<number, WorkArrays>();
-
-/**
- * Working arrays of exactly `frames` frames, kept from call to call for the last few sizes (one
- * thread runs one call at a time): an edit's plan beat-tracks tens of clips of one length, and
- * their ~200 KB of new arrays each made the young-generation collections (2-4 ms each, every ~50
- * plans) the plan's p99. Exact sizes, not views of bigger ones: views of a track's 36,000-frame
- * arrays made a plan's tracking ~15% slower.
- */
-function workArrays(frames: number, kept = workBySize): WorkArrays {
-  let work = kept.get(frames);
-  if (work) return work;
-  work = { scaled: new Float64Array(frames), local: new Float64Array(frames), score: new Float64Array(frames), back: new Int32Array(frames), predecessors: new Int32Array(frames), leadsFrom: new Int32Array(frames) };
-  if (kept.size >= KEPT_WORK_SIZES) kept.delete(kept.keys().next().value!);
-  kept.set(frames, work);
-  return work;
-}
-
 /** Beat positions in frames, given onset strength and the beat period (frames). */
 export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
   if (onset.length === 0) return new Int32Array(0);
@@ -45,74 +13,13 @@ export function beatFrames(onset: Float32Array, periodFrames: number): Int32Arra
   return chainFrom(chains, bestLast(chains.score, periodFrames), onset);
 }
 
-/**
- * Beats, and the best chain of beats that ends in another phase, with its score as a share of the
- * beats' (1: a tie); and the programme's chains, for phaseRivalAt (they live in working arrays
- * kept per length: valid until the next beat tracking of as many frames).
- */
-export interface BeatsAndRival {
-  beats: Int32Array;
-  rival: Int32Array;
-  rivalRatio: number;
-  chains: BeatChains;
-}
-
-/**
- * beatFrames, and the best chain that ends in another phase (its last beat at least a quarter
- * period from the chosen one's): when it scores nearly as well, a small change to the onsets (a
- * clip re-encoded and analysed on its own frames) can make it the beats.
- */
-export function beatFramesAndRival(onset: Float32Array, periodFrames: number): BeatsAndRival {
-  if (onset.length === 0) return { beats: new Int32Array(0), rival: new Int32Array(0), rivalRatio: 0, chains: NO_CHAINS };
-  const chains = beatChains(onset, periodFrames);
-  const last = bestLast(chains.score, periodFrames);
-  const rivalLast = bestLast(chains.score, periodFrames, last);
-  return { beats: chainFrom(chains, last, onset), rival: chainFrom(chains, rivalLast, onset), rivalRatio: chains.score[rivalLast] / chains.score[last], chains };
-}
-
-/**
- * The best chain of beats through another phase at `beatFrame` (a frame a quarter to half a
- * period from it), as a share of the best chain through `beatFrame` itself (1: a tie). The chain
- * that ends in another phase (beatFramesAndRival) mostly rejoins the beats long before a beat in
- * the middle of the clip; a chain in the other phase all through can still score within a hair,
- * and the encoded clip's onsets then take it (held out: two clips heard their whole grid a third
- * and a half beat off, their peak 0.19-0.23 s early). A chain's score through a frame is the
- * programme's score there plus the same programme's run backwards from the end, less the frame's
- * own onset counted twice (the spacing penalty is symmetric in the gap).
- */
-export function phaseRivalAt({ local, score }: BeatChains, periodFrames: number, beatFrame: number): number {
-  const n = local.length;
-  if (n === 0) return 0;
-  const work = workArrays(n, backwardWorkBySize);
-  const first = Math.max(0, Math.ceil(beatFrame - periodFrames / 2));
-  // The backward run's input, the smoothed onsets reversed, goes where a forward run keeps its
-  // scaled onsets. It runs from the clip's end back to `first` only: its score at a frame depends
-  // only on the frames it has passed, and none before `first` is read (on average half the run).
-  const reversed = work.scaled.subarray(0, Math.max(1, n - first));
-  for (let i = 0; i < reversed.length; i++) reversed[i] = local[n - 1 - i];
-  const backward = beatScores(reversed, periodFrames, work).score;
-  const through = (t: number) => score[t] + backward[n - 1 - t] - local[t];
-  // Best through this phase (within a quarter period of the beat: evenOutUnheardBeats may have
-  // moved it off the programme's own frame) against the best through another.
-  let own = 0;
-  let rival = 0;
-  for (let t = first; t <= Math.min(n - 1, beatFrame + periodFrames / 2); t++) {
-    if (Math.abs(t - beatFrame) < periodFrames / 4) own = Math.max(own, through(t));
-    else rival = Math.max(rival, through(t));
-  }
-  return own > 0 ? rival / own : 0;
-}
-
 /** The dynamic programme's chains over the onsets, and the smoothed onset below which a beat comes before the music starts. */
-export interface BeatChains {
+interface BeatChains {
   local: Float64Array;
   score: Float64Array;
   back: Int32Array;
   silentBelow: number;
 }
-
-/** The chains of no onsets at all. */
-const NO_CHAINS: BeatChains = { local: new Float64Array(0), score: new Float64Array(0), back: new Int32Array(0), silentBelow: 0 };
 
 function beatChains(onset: Float32Array, periodFrames: number): BeatChains {
   const local = smoothedOnsets(onset, periodFrames);
@@ -121,13 +28,12 @@ function beatChains(onset: Float32Array, periodFrames: number): BeatChains {
   return { local, ...beatScores(local, periodFrames), silentBelow: 0.05 * localMax };
 }
 
-/** The best-scoring frame within the final beat period; with `awayFrom`, the best at least a quarter period from that frame. */
-function bestLast(score: Float64Array, periodFrames: number, awayFrom?: number): number {
+/** The best-scoring frame within the final beat period. */
+function bestLast(score: Float64Array, periodFrames: number): number {
   const n = score.length;
   let last = n - 1;
   let lastScore = -Infinity;
   for (let t = Math.max(0, n - Math.round(periodFrames) - 1); t < n; t++) {
-    if (awayFrom !== undefined && Math.abs(t - awayFrom) < periodFrames / 4) continue;
     if (score[t] > lastScore) {
       lastScore = score[t];
       last = t;
@@ -154,7 +60,8 @@ function smoothedOnsets(onset: Float32Array, periodFrames: number): Float64Array
   for (let i = 0; i < n; i++) norm = Math.max(norm, onset[i]);
   norm = norm || 1;
   // Plain loops: typed-array from() with a map function costs ~3x the smoothing itself.
-  const { scaled, local } = workArrays(n);
+  const scaled = new Float64Array(n);
+  const local = new Float64Array(n);
   for (let i = 0; i < n; i++) scaled[i] = onset[i] / norm;
   const kernel = gaussianKernel(radius);
   const width = 2 * radius + 1;
@@ -180,16 +87,9 @@ function smoothedAt(scaled: Float64Array, kernel: Float64Array, radius: number, 
   return sum;
 }
 
-const kernels = new Map<number, Float64Array>();
-
-/** The Gaussian of 2 * radius + 1 taps, two standard deviations to each side (made once per radius). */
+/** The Gaussian of 2 * radius + 1 taps, two standard deviations to each side. */
 function gaussianKernel(radius: number): Float64Array {
-  let kernel = kernels.get(radius);
-  if (!kernel) {
-    kernel = Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
-    kernels.set(radius, kernel);
-  }
-  return kernel;
+  return Float64Array.from({ length: 2 * radius + 1 }, (_, j) => Math.exp(-0.5 * (((j - radius) / radius) * 2) ** 2));
 }
 
 /**
@@ -203,13 +103,13 @@ function gaussianKernel(radius: number): Float64Array {
  * one drops those it beats from their first frame on and starts where it overtakes the last
  * (found by a galloping, then binary, search). The same beats as trying every gap at every
  * frame, in ~1/4 of the time.
- *
- * Only frames [0, local.length) of the returned arrays are written: the working arrays may be
- * longer (phaseRivalAt runs it on part of a clip), and what lies past that is left from before.
  */
-export function beatScores(local: Float64Array, periodFrames: number, work = workArrays(local.length)): { score: Float64Array; back: Int32Array } {
+export function beatScores(local: Float64Array, periodFrames: number): { score: Float64Array; back: Int32Array } {
   const n = local.length;
-  const { score, back, predecessors, leadsFrom } = work;
+  const score = new Float64Array(n);
+  const back = new Int32Array(n);
+  const predecessors = new Int32Array(n);
+  const leadsFrom = new Int32Array(n);
   const minGap = Math.max(1, Math.round(periodFrames / 2));
   // The queue below relies on the penalty being convex in the gap, which the log-squared one is
   // up to e periods: MAX_GAP_PERIODS must stay below that.
@@ -301,7 +201,7 @@ export function onsetSupport(onset: Float32Array, frame: number): number {
  * silence, 30 ms by its end. Listeners hear those beats as evenly spaced between the last beat
  * before the stretch and the first after it, so that is where they go (in place).
  */
-export function evenOutUnheardBeats(beats: Int32Array, onset: Float32Array): Int32Array {
+function evenOutUnheardBeats(beats: Int32Array, onset: Float32Array): Int32Array {
   const support = Float64Array.from(beats, (frame) => onsetSupport(onset, frame));
   const median = Float64Array.from(support).sort()[support.length >> 1] ?? 0;
   const heard = (i: number) => support[i] >= HEARD_SHARE * median;

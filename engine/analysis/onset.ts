@@ -1,34 +1,29 @@
 // Onset strength: spectral flux of the log band energies (positive changes only), per frame.
 
-/** Frames each side of a frame whose mean flux is taken away from it (onsetStrength). */
+/** Frames each side of a frame whose mean flux is taken away from it (onsetOfFlux). */
 const ONSET_MEAN_RADIUS = 16;
 
-/** Onset strength per frame over bands [fromBand, toBand), with a local mean removed (units: log-energy change). */
-export function onsetStrength(logBands: Float32Array, bands: number, frames: number, fromBand = 0, toBand = bands): Float32Array {
-  return onsetOfFlux(spectralFlux(logBands, bands, frames, fromBand, toBand));
-}
-
-/** Onset strength from spectral flux: its local mean (ONSET_MEAN_RADIUS frames each side) taken away. */
+/** Onset strength from spectral flux (units: log-energy change): its local mean (ONSET_MEAN_RADIUS frames each side) taken away. */
 export function onsetOfFlux(flux: Float32Array): Float32Array {
   return subtractLocalMean(flux, ONSET_MEAN_RADIUS);
 }
 
-/** Spectral flux per frame over bands [fromBand, toBand): the mean rise of the log band energies from the frame before. */
-export function spectralFlux(logBands: Float32Array, bands: number, frames: number, fromBand = 0, toBand = bands): Float32Array {
+/** Spectral flux per frame: the mean rise of the log band energies from the frame before. */
+export function spectralFlux(logBands: Float32Array, bands: number, frames: number): Float32Array {
   const flux = new Float32Array(frames);
   for (let f = 1; f < frames; f++) {
     let sum = 0;
-    for (let k = fromBand; k < toBand; k++) {
+    for (let k = 0; k < bands; k++) {
       const rise = logBands[f * bands + k] - logBands[(f - 1) * bands + k];
       if (rise > 0) sum += rise;
     }
-    flux[f] = sum / (toBand - fromBand);
+    flux[f] = sum / bands;
   }
   return flux;
 }
 
 /** Removes a moving average (2 * radius + 1 frames) and keeps the positive part: peaks stand out from a steady texture. */
-export function subtractLocalMean(values: Float32Array, radius: number): Float32Array {
+function subtractLocalMean(values: Float32Array, radius: number): Float32Array {
   const out = new Float32Array(values.length);
   let sum = 0;
   let count = 0;

@@ -2,11 +2,11 @@
 // rises most above the energy before it, weighted by how loud it gets.
 
 /** Beats before and after a beat whose energies the peak rule compares. */
-export const WINDOW_BEATS = 8;
+const WINDOW_BEATS = 8;
 /**
  * The beat the windows choose moves to the biggest rise from one beat to the next within this
- * many beats: the climax's entrance itself. Windows cut short (a clip's start or end within 8
- * beats of the climax) otherwise shift the choice by a beat or more either way.
+ * many beats: the climax's entrance itself. Windows cut short (the track's start or end within
+ * 8 beats of the climax) otherwise shift the choice by a beat or more either way.
  */
 const ENTRANCE_SEARCH_BEATS = 4;
 /**
@@ -24,43 +24,22 @@ const SOUNDING_LEAD_SHARE = 0.01;
  */
 const MIN_LEAD_SECONDS = 0.75;
 
-/**
- * Frame RMS as the peak rule reads it: how many frames there are, and the sum of squares over
- * frames [from, to) (frames outside [0, frames) count as silence). A track's analysis reads its
- * own RMS array (frameLevels); an edit's plan reads the source's as its runs play it, without
- * laying it out (engine/plan/clip-levels.ts).
- */
-export interface FrameLevels {
-  frames: number;
-  sumOfSquares(from: number, to: number): number;
-}
-
-/** The levels of an RMS array, summed frame by frame. */
-export function frameLevels(rms: Float32Array): FrameLevels {
-  return {
-    frames: rms.length,
-    sumOfSquares(from, to) {
-      let sum = 0;
-      for (let f = from; f < to; f++) sum += (rms[f] ?? 0) ** 2;
-      return sum;
-    },
-  };
-}
-
-/** RMS (linear) over frames [from, to), at least one frame. */
-function energyBetween(levels: FrameLevels, from: number, to: number): number {
-  return Math.sqrt(levels.sumOfSquares(from, Math.max(from + 1, to)) / Math.max(1, to - from));
+/** RMS (linear) over frames [from, to), at least one frame; frames outside the array count as silence. */
+function energyBetween(rms: Float32Array, from: number, to: number): number {
+  let sum = 0;
+  for (let f = from; f < Math.max(from + 1, to); f++) sum += (rms[f] ?? 0) ** 2;
+  return Math.sqrt(sum / Math.max(1, to - from));
 }
 
 /** Each beat's RMS, from the beat to the next (the last beat: one beat period). */
-function beatEnergies(beatFrames: Int32Array, levels: FrameLevels): Float64Array {
+function beatEnergies(beatFrames: Int32Array, rms: Float32Array): Float64Array {
   const n = beatFrames.length;
   // A plain loop: typed-array from() with a map function takes the slow path (~3x the time).
   const energies = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const from = beatFrames[i];
-    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(levels.frames, from + (from - (beatFrames[i - 1] ?? 0)));
-    energies[i] = energyBetween(levels, from, to);
+    const to = i + 1 < n ? beatFrames[i + 1] : Math.min(rms.length, from + (from - (beatFrames[i - 1] ?? 0)));
+    energies[i] = energyBetween(rms, from, to);
   }
   return energies;
 }
@@ -69,84 +48,47 @@ function beatEnergies(beatFrames: Int32Array, levels: FrameLevels): Float64Array
  * The energies of the beat periods that fit before the first beat (up to WINDOW_BEATS, earliest
  * first) when that stretch sounds (SOUNDING_LEAD_SHARE) for MIN_LEAD_SECONDS or more; otherwise none.
  */
-function leadEnergies(beatFrames: Int32Array, levels: FrameLevels, loudest: number, frameRate: number): number[] {
+function leadEnergies(beatFrames: Int32Array, rms: Float32Array, loudest: number, frameRate: number): number[] {
   const n = beatFrames.length;
   if (n < 2) return [];
   const period = (beatFrames[n - 1] - beatFrames[0]) / (n - 1);
   const count = Math.min(WINDOW_BEATS, Math.floor(beatFrames[0] / period));
-  if (count === 0 || beatFrames[0] < MIN_LEAD_SECONDS * frameRate || energyBetween(levels, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
+  if (count === 0 || beatFrames[0] < MIN_LEAD_SECONDS * frameRate || energyBetween(rms, 0, beatFrames[0]) < SOUNDING_LEAD_SHARE * loudest) return [];
   return Array.from({ length: count }, (_, k) => {
     const from = Math.round(beatFrames[0] - (count - k) * period);
-    return energyBetween(levels, from, Math.round(from + period));
+    return energyBetween(rms, from, Math.round(from + period));
   });
 }
 
-/** The peak beat, and by how much its rise outscores the best rise that leads to another entrance. */
-export interface PeakChoice {
-  /** Index into the beat frames; -1 when there are none. */
-  beat: number;
-  /** Score difference (in units of the loudest beat's level) to the runner-up; Infinity when there is none. */
-  margin: number;
-  /**
-   * How much the entrance's rise from the beat before outdoes the next biggest such rise the
-   * entrance search saw (units of the loudest beat's level); Infinity when it saw no other.
-   */
-  entranceMargin: number;
-}
-
-/** Index into `beatFrames` of the peak beat. */
+/** Index into `beatFrames` of the peak beat: the entrance of the biggest rise into a loud passage; -1 when there are no beats. */
 export function peakBeat(beatFrames: Int32Array, rms: Float32Array, frameRate: number): number {
-  return peakChoice(beatFrames, frameLevels(rms), frameRate).beat;
-}
-
-/** Tracked beats (indices into the beat frames, inclusive) the peak may be chosen from. */
-export interface BeatRange {
-  first: number;
-  last: number;
-}
-
-/**
- * The peak beat (see peakBeat) and its margin over the best rise into any other entrance; with
- * `among`, only those beats are candidates (all beats still give the energy around them); with
- * `afterBeats`, each beat's rise is weighed over that many beats after it instead of WINDOW_BEATS
- * (an edit whose clip ends a few beats after H hears no more of its climax).
- */
-export function peakChoice(beatFrames: Int32Array, levels: FrameLevels, frameRate: number, among?: BeatRange, afterBeats = WINDOW_BEATS): PeakChoice {
   const n = beatFrames.length;
-  if (n === 0) return { beat: -1, margin: Infinity, entranceMargin: Infinity };
-  const tracked = beatEnergies(beatFrames, levels);
+  if (n === 0) return -1;
+  const tracked = beatEnergies(beatFrames, rms);
   const loudest = Math.max(...tracked) || 1;
-  const lead = leadEnergies(beatFrames, levels, loudest, frameRate);
+  const lead = leadEnergies(beatFrames, rms, loudest, frameRate);
   const energy = Float64Array.from([...lead, ...tracked]);
   // The last beat is no candidate (when there are others): what follows it is cut off by the
   // track's end (a truncated excerpt's last beat read as its climax, 0.1 s before the end).
-  let firstCandidate = Math.max(1, lead.length);
-  let lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
-  if (among) {
-    firstCandidate = Math.max(firstCandidate, lead.length + among.first);
-    lastCandidate = Math.min(lastCandidate, lead.length + among.last);
-  }
-  const scores = riseScores(energy, firstCandidate, lastCandidate, loudest, afterBeats);
-  const entranceOf = (i: number) => Math.max(among ? firstCandidate : lead.length, entranceNear(energy, i, lastCandidate));
+  const firstCandidate = Math.max(1, lead.length);
+  const lastCandidate = lead.length + (n > 2 ? n - 2 : n - 1);
+  const scores = riseScores(energy, firstCandidate, lastCandidate, loudest);
   let best = -1;
   scores.forEach((score, i) => { if (!Number.isNaN(score) && (best < 0 || score > scores[best])) best = i; });
-  if (best < 0) return { beat: 0, margin: Infinity, entranceMargin: Infinity };
-  const entrance = entranceOf(best);
-  let runnerUp = -Infinity;
-  scores.forEach((score, i) => { if (score > runnerUp && entranceOf(i) !== entrance) runnerUp = score; });
-  return { beat: entrance - lead.length, margin: scores[best] - runnerUp, entranceMargin: entranceMarginOf(energy, best, lastCandidate, entrance) / loudest };
+  if (best < 0) return 0;
+  return Math.max(lead.length, entranceNear(energy, best, lastCandidate)) - lead.length;
 }
 
 /**
- * Each beat's rise (NaN outside [first, last]): how much its `afterBeats` after rise above the
+ * Each beat's rise (NaN outside [first, last]): how much the WINDOW_BEATS from it rise above the
  * WINDOW_BEATS before, and the level reached, in units of the loudest beat.
  */
-function riseScores(energy: Float64Array, first: number, last: number, loudest: number, afterBeats: number): Float64Array {
+function riseScores(energy: Float64Array, first: number, last: number, loudest: number): Float64Array {
   const n = energy.length;
   const scores = new Float64Array(n).fill(NaN);
   for (let i = first; i <= last; i++) {
     let after = 0, before = 0, afterCount = 0, beforeCount = 0;
-    for (let j = i; j < Math.min(n, i + afterBeats); j++, afterCount++) after += energy[j];
+    for (let j = i; j < Math.min(n, i + WINDOW_BEATS); j++, afterCount++) after += energy[j];
     for (let j = Math.max(0, i - WINDOW_BEATS); j < i; j++, beforeCount++) before += energy[j];
     after /= afterCount;
     before /= beforeCount;
@@ -159,14 +101,6 @@ function riseScores(energy: Float64Array, first: number, last: number, loudest: 
 /** The beats whose rise from the beat before entranceNear weighs around `beat` (not after `last`), first and last inclusive. */
 function entranceWindow(beat: number, last: number): { from: number; to: number } {
   return { from: Math.max(1, beat - ENTRANCE_SEARCH_BEATS), to: Math.min(last, beat + ENTRANCE_SEARCH_BEATS) };
-}
-
-/** The entrance's rise from the beat before over the biggest other rise entranceNear saw around `beat`: near 0, it chose between two entrances by a hair. */
-function entranceMarginOf(energy: Float64Array, beat: number, last: number, entrance: number): number {
-  const { from, to } = entranceWindow(beat, last);
-  let other = -Infinity;
-  for (let j = from; j <= to; j++) if (j !== entrance) other = Math.max(other, energy[j] - energy[j - 1]);
-  return entrance >= 1 ? energy[entrance] - energy[entrance - 1] - other : Infinity;
 }
 
 /** The beat within ENTRANCE_SEARCH_BEATS of `beat` (and not after `last`) whose energy rises most over the beat before. */

@@ -1,14 +1,11 @@
 // The analysis's real FFT: PFFFT compiled to WebAssembly with SIMD (@echogarden/pffft-wasm), about
-// 3x fft.js's realTransform at 1024 points. The spectrogram runs it four times per track (the
-// onset phases), so it is most of the analysis's time. Single precision, like the PCM it reads.
+// 3x fft.js's realTransform at 1024 points, for the spectrogram's every frame. Single precision,
+// like the PCM it reads.
 import PFFFT from '@echogarden/pffft-wasm/simd';
 
 const PFFFT_REAL = 0;
 const PFFFT_FORWARD = 0;
-const PFFFT_BACKWARD = 1;
 const BYTES_PER_FLOAT = 4;
-/** PFFFT's smallest real transform: `realFft` takes powers of two from this size on. */
-export const MIN_REAL_FFT_SIZE = 32;
 
 const wasm = await PFFFT();
 
@@ -21,11 +18,6 @@ export interface RealFft {
    * array is reused by the next call.
    */
   transform(): Float32Array;
-  /**
-   * Transforms `input`, holding a spectrum in the ordered layout, back: returns `size` times the
-   * signal (PFFFT does not scale). The array is the one `transform` returns, reused as well.
-   */
-  inverse(): Float32Array;
 }
 
 interface Buffers {
@@ -50,22 +42,20 @@ function buffersOf(size: number): Buffers {
 }
 
 /**
- * A forward real FFT of `size` points (a power of two, 32 or more); its buffers are kept for the
+ * A forward real FFT of `size` points (a power of two, 32 or more: PFFFT's smallest); its buffers are kept for the
  * process. Take it again for each signal: its arrays are views on the module's memory, which
  * another size's first use may grow (detaching older views).
  */
 export function realFft(size: number): RealFft {
   const { setup, inputAt, outputAt, workAt } = buffersOf(size);
   const output = new Float32Array(wasm.HEAPF32.buffer, outputAt, size);
-  const run = (direction: number) => {
-    // A view on memory that has since grown reads nothing (length 0): fail loudly, not with NaNs.
-    if (output.buffer !== wasm.HEAPF32.buffer) throw new Error('realFft: taken before another size grew the memory; take it again');
-    wasm._pffft_transform_ordered(setup, inputAt, outputAt, workAt, direction);
-    return output;
-  };
   return {
     input: new Float32Array(wasm.HEAPF32.buffer, inputAt, size),
-    transform: () => run(PFFFT_FORWARD),
-    inverse: () => run(PFFFT_BACKWARD),
+    transform: () => {
+      // A view on memory that has since grown reads nothing (length 0): fail loudly, not with NaNs.
+      if (output.buffer !== wasm.HEAPF32.buffer) throw new Error('realFft: taken before another size grew the memory; take it again');
+      wasm._pffft_transform_ordered(setup, inputAt, outputAt, workAt, PFFFT_FORWARD);
+      return output;
+    },
   };
 }

@@ -95,18 +95,15 @@ function binRanges(sampleRate: number): BinRanges {
   return ranges;
 }
 
-/**
- * The short-time spectra of `mono`. Without `chroma`, the chroma frames are left empty (the
- * onsets and RMS at other phases, analyse.ts, need only band energies and RMS).
- */
-export function spectrogram(mono: Float32Array, sampleRate: number, chroma = true): Spectrogram {
+/** The short-time spectra of `mono`. */
+export function spectrogram(mono: Float32Array, sampleRate: number): Spectrogram {
   const fft = realFft(FFT_SIZE);
   const { bandFrom, bandTo, pitchOfBin, pitchFrom, pitchTo } = binRanges(sampleRate);
   const frames = framesOfSamples(mono.length);
   const squares = hopSquares(mono, frames - 1 + FFT_SIZE / HOP_SIZE);
   const rms = new Float32Array(frames);
   const logBands = new Float32Array(frames * BANDS);
-  const chromaFrames = new Float32Array(chroma ? frames * 12 : 0);
+  const chromaFrames = new Float32Array(frames * 12);
   for (let f = 0; f < frames; f++) {
     const start = f * HOP_SIZE;
     let sumSquares = 0;
@@ -122,7 +119,6 @@ export function spectrogram(mono: Float32Array, sampleRate: number, chroma = tru
       for (let b = bandFrom[k]; b < bandTo[k]; b++) energy += windowedPower(out, b);
       logBands[f * BANDS + k] = Math.log1p((1000 * energy) / FFT_SIZE);
     }
-    if (!chroma) continue;
     for (let b = pitchFrom; b < pitchTo; b++) chromaFrames[f * 12 + pitchOfBin[b]] += Math.sqrt(windowedPower(out, b));
   }
   return { sampleRate, frameRate: sampleRate / HOP_SIZE, frames, rms, logBands, bands: BANDS, chromaFrames };

@@ -5,7 +5,6 @@
 // of subdivisions at every level (arpeggios, hi-hats) stays at the level the prior prefers: judged
 // by the autocorrelation alone, such streams were read at twice the tempo listeners (and aubio,
 // soundstretch and bpm-tools) give.
-import { MIN_REAL_FFT_SIZE, realFft } from './real-fft.ts';
 import { offbeatRatios } from './pulse-grid.ts';
 import { BEATS_PER_BAR } from './bars.ts';
 
@@ -32,44 +31,45 @@ const UNACCENTED_OFFBEAT_RATIO = 0.8;
 /** The faster pulse counts as clean when what lies between its beats is at most this strong. */
 const CLEAN_PULSE_OFFBEAT_RATIO = 0.3;
 
-/**
- * The autocorrelation of `values` at lags 0..maxLag (as `autocorrelation`) by FFT: the transform
- * of the power spectrum, zero-padded so the sums do not wrap around. O(n log n) instead of
- * O(n x maxLag): fast enough to estimate a clip's tempo for every plan checked. By PFFFT
- * (real-fft.ts), in single precision: within 1.8e-7 of the lag-0 value on the demo songs' clip
- * envelopes, 24 us for a 30 s clip against 120 us by fft.js in double precision (equal to 1e-15),
- * and the same 3,000 demo plans. The track analysis keeps the exact sums, on which its decisions
- * were tuned: exact ties (tracker modules) break differently by FFT. `maxLag` must be below
- * `values.length`.
- */
-export function autocorrelationByFft(values: Float32Array, maxLag: number): Float64Array {
-  if (maxLag < 0) return new Float64Array(0);
-  const size = Math.max(MIN_REAL_FFT_SIZE, 2 ** Math.ceil(Math.log2(values.length + maxLag + 1)));
-  const fft = realFft(size);
-  fft.input.fill(0);
-  fft.input.set(values);
-  const spectrum = fft.transform();
-  // The power spectrum, in the same ordered layout (DC, Nyquist, then bins 1.. as re, im), transformed back.
-  const power = fft.input;
-  power[0] = spectrum[0] ** 2;
-  power[1] = spectrum[1] ** 2;
-  for (let k = 2; k < size; k += 2) {
-    power[k] = spectrum[k] ** 2 + spectrum[k + 1] ** 2;
-    power[k + 1] = 0;
-  }
-  const sums = fft.inverse();
-  const out = new Float64Array(maxLag + 1);
-  for (let lag = 0; lag <= maxLag; lag++) out[lag] = sums[lag] / size / (values.length - lag);
-  return out;
-}
+/** Lags whose sums autocorrelation takes in one pass over the values. */
+const LAGS_PER_PASS = 4;
 
-/** The mean product of values `lag` frames apart, for lags 0..maxLag. */
+/**
+ * The mean product of values `lag` frames apart, for lags 0..maxLag: exact sums, each added in
+ * order of the later frame, on which the tempo's decisions were tuned (exact ties in tracker
+ * modules break by them). LAGS_PER_PASS lags share a pass over the values, each with its own sum
+ * in the same order: the same sums to the bit, in about half the time of one pass per lag.
+ */
 export function autocorrelation(values: Float32Array, maxLag: number): Float64Array {
+  const n = values.length;
   const out = new Float64Array(maxLag + 1);
-  for (let lag = 0; lag <= maxLag; lag++) {
+  let lag = 0;
+  for (; lag + LAGS_PER_PASS - 1 <= maxLag; lag += LAGS_PER_PASS) {
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // The frames before all four lags' sums have begun.
+    let i = lag;
+    for (; i < Math.min(n, lag + LAGS_PER_PASS - 1); i++) {
+      const v = values[i];
+      s0 += v * values[i - lag];
+      if (i >= lag + 1) s1 += v * values[i - lag - 1];
+      if (i >= lag + 2) s2 += v * values[i - lag - 2];
+    }
+    for (; i < n; i++) {
+      const v = values[i];
+      s0 += v * values[i - lag];
+      s1 += v * values[i - lag - 1];
+      s2 += v * values[i - lag - 2];
+      s3 += v * values[i - lag - 3];
+    }
+    out[lag] = s0 / (n - lag);
+    out[lag + 1] = s1 / (n - lag - 1);
+    out[lag + 2] = s2 / (n - lag - 2);
+    out[lag + 3] = s3 / (n - lag - 3);
+  }
+  for (; lag <= maxLag; lag++) {
     let sum = 0;
-    for (let i = lag; i < values.length; i++) sum += values[i] * values[i - lag];
-    out[lag] = sum / (values.length - lag);
+    for (let i = lag; i < n; i++) sum += values[i] * values[i - lag];
+    out[lag] = sum / (n - lag);
   }
   return out;
 }
@@ -91,59 +91,16 @@ interface Candidates {
   priors: Float64Array;
 }
 
-const candidatesByRate = new Map<number, Candidates>();
-
-/** The candidate periods from MAX_BPM down to MIN_BPM at `frameRate`: worked out once per frame rate, as a plan estimates the tempo of every clip it checks. */
+/** The candidate periods from MAX_BPM down to MIN_BPM at `frameRate`. */
 function candidatesAt(frameRate: number): Candidates {
-  let candidates = candidatesByRate.get(frameRate);
-  if (!candidates) {
-    const minLag = Math.floor((60 * frameRate) / MAX_BPM);
-    const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
-    const priors = Float64Array.from({ length: Math.floor((maxLag - minLag) / PERIOD_STEP_FRAMES) + 1 }, (_, k) => {
-      const bpm = (60 * frameRate) / (minLag + k * PERIOD_STEP_FRAMES);
-      return Math.exp(-0.5 * (Math.log2(bpm / PRIOR_CENTER_BPM) / PRIOR_OCTAVES) ** 2);
-    });
-    candidates = { minLag, maxLag, priors };
-    candidatesByRate.set(frameRate, candidates);
-  }
-  return candidates;
+  const minLag = Math.floor((60 * frameRate) / MAX_BPM);
+  const maxLag = Math.ceil((60 * frameRate) / MIN_BPM);
+  const priors = Float64Array.from({ length: Math.floor((maxLag - minLag) / PERIOD_STEP_FRAMES) + 1 }, (_, k) => {
+    const bpm = (60 * frameRate) / (minLag + k * PERIOD_STEP_FRAMES);
+    return Math.exp(-0.5 * (Math.log2(bpm / PRIOR_CENTER_BPM) / PRIOR_OCTAVES) ** 2);
+  });
+  return { minLag, maxLag, priors };
 }
-
-/** Candidates within this share of the best period are its own autocorrelation peak, not another reading. */
-const SAME_PERIOD_TOLERANCE = 0.06;
-
-/** A tempo estimate: the beat period, and how close the best other reading came. */
-export interface TempoEstimate {
-  /** Estimated beat period in frames (fractional). */
-  periodFrames: number;
-  /**
-   * The best score of any other reading (another metrical level such as 3:2 or 4:3, or the same
-   * pulse at half or double speed) over the chosen one's, 0 to 1: near 1, the onsets fit that
-   * reading as well, and the choice between them is a coin toss.
-   */
-  rivalRatio: number;
-  /**
-   * How near the choice of metrical level (the period or its half: metricalLevel) came to
-   * going the other way, in off-beat ratio: near 0, a clip's onsets a hair different read the
-   * beat at half or double this tempo.
-   */
-  levelMargin: number;
-  /**
-   * The shortest and longest beat periods (frames, at the chosen metrical level) that candidates
-   * within SAME_PERIOD_TOLERANCE scoring at least PERIOD_TIE_RATIO of the best one's would read:
-   * the same pulse, but a clip's onsets a hair different take another lag (empty when none does).
-   */
-  periodTies: number[];
-}
-
-/**
- * A candidate period on another lag of the same pulse that scores at least this share of the best
- * one's is as likely read: the scores run flat across a few frames where the beat's, two beats'
- * and the bar's autocorrelation peaks disagree by a frame (a blues clip's check read 34.5 at 1.000
- * and 35.5 at 0.976, its encoded clip 34.5 at 0.978 and 35.5 at 1.000: periods 35.0 and 36.6
- * frames, its beats 0.16 s apart by the clip's end).
- */
-const PERIOD_TIE_RATIO = 0.95;
 
 /** Each candidate period's score: its strength (beat, 2 beats, bar) times its prior. */
 function candidateScores(acf: Float64Array, { minLag, priors }: Candidates): Float64Array {
@@ -179,56 +136,26 @@ function interpolatedPeriod(acf: Float64Array, lag: number): number {
   return lag + Math.max(-MAX_INTERPOLATION_FRAMES, Math.min(MAX_INTERPOLATION_FRAMES, offset));
 }
 
-/** The tempo of onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
-export function tempoEstimate(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): TempoEstimate {
+/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
+export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
   const candidates = candidatesAt(frameRate);
   const acf = autocorrelationOf(onset, Math.min(candidates.maxLag * 4 + 2, onset.length - 1));
   const scores = candidateScores(acf, candidates);
   let best = -1;
   for (let k = 0; k < scores.length; k++) if (best < 0 || scores[k] > scores[best]) best = k;
-  const bestPeriod = best < 0 ? 0 : candidates.minLag + best * PERIOD_STEP_FRAMES;
-  const bestLag = Math.round(bestPeriod);
-  if (bestLag === 0) return { periodFrames: (60 * frameRate) / PRIOR_CENTER_BPM, rivalRatio: 0, levelMargin: Infinity, periodTies: [] };
-  let rival = 0;
-  let shortestTie = bestLag;
-  let longestTie = bestLag;
-  for (let k = 0; k < scores.length; k++) {
-    const period = candidates.minLag + k * PERIOD_STEP_FRAMES;
-    if (Math.abs(period / bestPeriod - 1) > SAME_PERIOD_TOLERANCE) rival = Math.max(rival, scores[k]);
-    else if (scores[k] >= PERIOD_TIE_RATIO * scores[best]) {
-      shortestTie = Math.min(shortestTie, Math.round(period));
-      longestTie = Math.max(longestTie, Math.round(period));
-    }
-  }
-  const chosen = interpolatedPeriod(acf, bestLag);
-  const { periodFrames, levelMargin } = metricalLevel(onset, chosen, frameRate);
-  // A tie is read at the chosen metrical level: the period's halvings apply to it alike.
-  const atLevel = (lag: number) => (interpolatedPeriod(acf, lag) * periodFrames) / chosen;
-  const periodTies = [shortestTie, longestTie].filter((lag) => lag !== bestLag).map(atLevel);
-  return { periodFrames, rivalRatio: scores[best] > 0 ? rival / scores[best] : 0, levelMargin, periodTies };
+  const bestLag = best < 0 ? 0 : Math.round(candidates.minLag + best * PERIOD_STEP_FRAMES);
+  if (bestLag === 0) return (60 * frameRate) / PRIOR_CENTER_BPM;
+  return metricalLevel(onset, interpolatedPeriod(acf, bestLag), frameRate);
 }
 
-/** Estimated beat period in frames (fractional), from onset strength sampled at frameRate; `autocorrelationOf` computes the autocorrelation. */
-export function tempoPeriodFrames(onset: Float32Array, frameRate: number, autocorrelationOf = autocorrelation): number {
-  return tempoEstimate(onset, frameRate, autocorrelationOf).periodFrames;
-}
-
-/**
- * The beat period among `period` and its halves (see the top of the file), never faster than
- * MAX_BPM, and how near its closest decision came to going the other way (in off-beat ratio: how
- * far the deciding ratio lay from UNACCENTED_OFFBEAT_RATIO or CLEAN_PULSE_OFFBEAT_RATIO; Infinity
- * when no faster pulse was possible).
- */
-function metricalLevel(onset: Float32Array, period: number, frameRate: number): { periodFrames: number; levelMargin: number } {
+/** The beat period among `period` and its halves (see the top of the file), never faster than MAX_BPM. */
+function metricalLevel(onset: Float32Array, period: number, frameRate: number): number {
   const fastestPeriod = (60 * frameRate) / MAX_BPM;
   const offbeatRatio = offbeatRatios(onset, frameRate);
-  let levelMargin = Infinity;
   while (period / 2 >= fastestPeriod) {
-    // At least 0 to halve: both the beats' off-beats as strong as they (unaccented) and the faster pulse clean.
-    const halve = Math.min(offbeatRatio(period) - UNACCENTED_OFFBEAT_RATIO, CLEAN_PULSE_OFFBEAT_RATIO - offbeatRatio(period / 2));
-    levelMargin = Math.min(levelMargin, Math.abs(halve));
-    if (halve < 0) break;
+    // Halved only when both the beats' off-beats are as strong as they (unaccented) and the faster pulse is clean.
+    if (offbeatRatio(period) < UNACCENTED_OFFBEAT_RATIO || offbeatRatio(period / 2) > CLEAN_PULSE_OFFBEAT_RATIO) break;
     period /= 2;
   }
-  return { periodFrames: period, levelMargin };
+  return period;
 }

@@ -2,7 +2,7 @@
 // a track's last beat (cut off by the track's end) is never the peak.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { frameLevels, peakBeat, peakChoice } from '../../engine/analysis/peak.ts';
+import { peakBeat } from '../../engine/analysis/peak.ts';
 
 const FRAMES_PER_BEAT = 40;
 /** The analysis's frame rate (22,050 Hz / 256): a beat of 40 frames is 0.46 s. */
@@ -52,26 +52,9 @@ test('the fade-in before a track\'s first beat (under 0.75 s) is no lead-in: the
   assert.equal(peakBeat(beats, rms, FRAME_RATE), 24);
 });
 
-test('the entrance margin says how clearly the entrance beat its neighbour: a step in two near-equal halves is a toss-up', () => {
-  const choose = (levels: number[]) => {
-    const { beats, rms } = beatsAndRms(levels);
-    return peakChoice(beats, frameLevels(rms), FRAME_RATE);
-  };
-  // One step from 0.1 to 0.9: the entrance, by the whole step (0.8 of the loudest beat's 0.9).
-  const clear = choose([...Array(16).fill(0.1), ...Array(16).fill(0.9), ...Array(8).fill(0.2)]);
-  assert.equal(clear.beat, 16);
-  assert.ok(clear.entranceMargin > 0.5, `clear step: ${clear.entranceMargin}`);
-  // The same rise in two steps of 0.4 and 0.41, two beats apart: either could be heard as the entrance.
-  const split = choose([...Array(16).fill(0.1), 0.5, 0.5, ...Array(16).fill(0.91), ...Array(8).fill(0.2)]);
-  assert.ok(split.beat === 16 || split.beat === 18, `split step entrance ${split.beat}`);
-  assert.ok(split.entranceMargin >= 0 && split.entranceMargin < 0.05, `split step: ${split.entranceMargin}`);
-});
-
-test('weighed over two beats after each, the rise is the sharp one: a two-beat hit outscores a long passage that rises slowly', () => {
+test('the rise is weighed over 8 beats after each: a long loud passage outscores a brief, louder hit after it', () => {
   // A long, moderately loud passage from beat 16, then a quiet bar and a two-beat hit at beat 44.
   const levels = [...Array(16).fill(0.1), ...Array(24).fill(0.6), ...Array(4).fill(0.2), 1, 1, ...Array(10).fill(0.15)];
   const { beats, rms } = beatsAndRms(levels);
-  const among = { first: 1, last: levels.length - 2 };
-  assert.equal(peakChoice(beats, frameLevels(rms), FRAME_RATE, among).beat, 16);
-  assert.equal(peakChoice(beats, frameLevels(rms), FRAME_RATE, among, 2).beat, 44);
+  assert.equal(peakBeat(beats, rms, FRAME_RATE), 16);
 });
