@@ -32,6 +32,8 @@ const MAX_LEAD_IN_BARS = 8;
 const LEAD_LOUDNESS_SHARE = 0.9;
 /** ...each share louder costing this much. */
 const LOUD_LEAD_COST = 2;
+/** A join into the ending at another place in the bar than it leaves costs this much more: less than an ending off the beat. */
+const SHIFTED_JOIN_COST = 1;
 /** Two stretches closer than this play the same plan. */
 const STRETCH_STEP = 1e-4;
 /** A clip without a hit point may start up to this many seconds before a downbeat (a pickup). */
@@ -98,13 +100,17 @@ function endings(grid: PlanGrid, anchor: number, at: number, duration: number): 
     const end = endChoice(grid, anchor + after);
     best = { bodyEnd: anchor + after, runs: [], ending: end.ending, cost: end.cost };
   }
-  const consider = (v: number, w: number, rest: number) => {
-    if (w === v || grid.beatInBar[w] !== grid.beatInBar[v]) return;
+  // `shifted`: the join may go on at another place in the bar (the bar it leaves is cut short or
+  // lengthened by whole beats), at a cost: only into the decaying ending, where the meter is over.
+  const consider = (v: number, w: number, rest: number, shifted: boolean) => {
+    const shift = grid.beatInBar[w] !== grid.beatInBar[v];
+    if (w === v || grid.beatInBar[w] < 0 || (shift && !shifted)) return;
     const ending = endChoice(grid, beats[w] + rest);
-    if (best && ending.cost + JOIN_COST >= best.cost) return;
+    const extra = shift ? SHIFTED_JOIN_COST : 0;
+    if (best && ending.cost + extra + JOIN_COST >= best.cost) return;
     const join = beatJoinCost(grid, v, w);
     if (join === undefined) return;
-    best = cheaper(best, { bodyEnd: beats[v], runs: [{ sourceStart: beats[w], length: rest }], ending: ending.ending, cost: ending.cost + join });
+    best = cheaper(best, { bodyEnd: beats[v], runs: [{ sourceStart: beats[w], length: rest }], ending: ending.ending, cost: ending.cost + extra + join });
   };
   const anchorBar = barAt(grid, anchor);
   const midBarUntil = grid.lines[Math.min(grid.bars, anchorBar + 1 + ANCHOR_BARS)] ?? grid.trackSeconds;
@@ -114,10 +120,10 @@ function endings(grid: PlanGrid, anchor: number, at: number, duration: number): 
     const rest = duration - (at + beats[v] - anchor);
     if (rest < MIN_LAST_PART_SECONDS) break;
     if (phase < 0) continue;
-    for (let w = firstAtOrAfter(beats, grid.tailStart - rest - ON_LINE_SECONDS); w < beats.length && beats[w] + rest <= grid.trackSeconds + ON_LINE_SECONDS; w++) consider(v, w, rest);
+    for (let w = firstAtOrAfter(beats, grid.tailStart - rest - ON_LINE_SECONDS); w < beats.length && beats[w] + rest <= grid.trackSeconds + ON_LINE_SECONDS; w++) consider(v, w, rest, true);
     const elsewhere = phase === 0 ? barAt(grid, beats[v] + 1e-3) >= anchorBar + ANCHOR_BARS : beats[v] < midBarUntil;
     if (!elsewhere) continue;
-    for (let w = 0; w < beats.length && beats[w] + rest <= grid.trackSeconds + 1e-6; w++) consider(v, w, rest);
+    for (let w = 0; w < beats.length && beats[w] + rest <= grid.trackSeconds + 1e-6; w++) consider(v, w, rest, false);
   }
   return best;
 }
