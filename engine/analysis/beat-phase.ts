@@ -13,11 +13,9 @@
 // it and after it.
 //
 // A piece whose score does shift its grid (a tracker module's pattern delay, a fermata) is moved
-// onto the wrong phase after the shift. On the tracker modules, whose scores give the true beats,
-// that cost one piece (mon-lapin, after a pause at 85 s: 92 -> 57% of beats within 30 ms of a true
-// one) where it mended two (tecnoballz 33 -> 88%, tecno-winn 95 -> 97%); on the eight chart songs it
-// mended three (War of freedom 45 -> 100%, Escape from chaosland 61 -> 98%, Feelings 83 -> 99%)
-// and changed nothing else (.scratch/beateval.mts, 2026-12-01).
+// onto the wrong phase after the shift. The trade is measured on music whose true beats are known
+// (tracker modules and Frets on Fire songs): `npm test -- beat-phase tracker-modules` checks the
+// share of beats on true ones, and `npm run bench -- edits` reports beat F per set.
 
 /** A gap counts towards a slide when it is off the piece's own drift by more than this share of a period. */
 const SLIDE_STEP_PERIODS = 0.02;
