@@ -1,0 +1,41 @@
+// How strongly each beat is struck: the onset at the beat (spectral flux, onset.ts) and how loud
+// the sound it starts is. A bar's first beat is often the one played hardest.
+import { onsetOfFlux, spectralFlux } from './onset.ts';
+
+/** Frames each side of a beat's frame searched for its onset (one frame is about 11.6 ms): the tracker's beats sit within a frame or two of the onset. */
+const ONSET_SEARCH_FRAMES = 2;
+/** Floor under RMS before its logarithm (linear full-scale amplitude): about -80 dBFS, so silence does not dominate. */
+const RMS_FLOOR = 1e-4;
+
+/**
+ * Per beat, the largest onset strength (log-energy change, local mean removed) within
+ * ONSET_SEARCH_FRAMES of it, plus the log RMS (natural log) of the first half of its span, both
+ * taken relative to their mean over the beats, each in units of its own standard deviation over
+ * the beats, and summed: 0 for an average beat.
+ */
+export function accentAtBeats(beatFrames: Int32Array, logBands: Float32Array, bands: number, rms: Float32Array, frames: number): Float64Array {
+  const onset = onsetOfFlux(spectralFlux(logBands, bands, frames));
+  const n = beatFrames.length;
+  const struck = new Float64Array(n);
+  const loud = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = beatFrames[i];
+    for (let f = Math.max(0, at - ONSET_SEARCH_FRAMES); f <= Math.min(frames - 1, at + ONSET_SEARCH_FRAMES); f++) struck[i] = Math.max(struck[i], onset[f]);
+    const span = i + 1 < n ? beatFrames[i + 1] - at : i > 0 ? at - beatFrames[i - 1] : 1;
+    const to = Math.min(frames, at + Math.max(1, Math.round(span / 2)));
+    let sum = 0;
+    for (let f = at; f < to; f++) sum += rms[f];
+    loud[i] = Math.log(Math.max(RMS_FLOOR, sum / Math.max(1, to - at)));
+  }
+  const a = standardised(struck);
+  const b = standardised(loud);
+  return a.map((v, i) => v + b[i]);
+}
+
+/** Values less their mean, in units of their standard deviation (all 0 when they do not vary). */
+export function standardised(values: Float64Array): Float64Array {
+  const n = values.length || 1;
+  const mean = values.reduce((s, v) => s + v, 0) / n;
+  const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / n);
+  return values.map((v) => (sd > 0 ? (v - mean) / sd : 0));
+}
