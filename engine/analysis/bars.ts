@@ -8,7 +8,7 @@ import { downbeatPath } from './bar-path.ts';
 import { accentAtBeats } from './beat-accent.ts';
 import { beatsPerBar, DEFAULT_BEATS_PER_BAR } from './meter.ts';
 
-/** The bar length assumed where a piece is too short to tell its meter. */
+/** The bar length assumed where a piece is too short to tell its meter, and by the tempo estimate, which comes before the beats. */
 export const BEATS_PER_BAR = DEFAULT_BEATS_PER_BAR;
 /**
  * Cost of restarting the bar on another beat, in units of the track's largest harmonic change at a
@@ -20,21 +20,16 @@ const PHASE_CHANGE_COST = 2;
 export type BarSpectrogram = Pick<Spectrogram, 'chromaFrames' | 'logBands' | 'bands' | 'rms' | 'frames'>;
 
 /** The harmonic change each beat brings (chroma cosine distance to the span before it), relative to the track's largest (0..1). */
-export function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Array): Float64Array {
+function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Array): Float64Array {
   const change = new Float64Array(beatFrames.length);
   for (let i = 0; i + 1 < beatFrames.length; i++) change[i] = chromaDistance(chromaFrames, beatFrames[i], beatFrames[i + 1]);
   const largest = Math.max(...change) || 1;
   return change.map((c) => c / largest);
 }
 
-/** The piece's beats per bar (meter.ts), from the harmonic change and accent at its beats. */
-export function meterOfBeats(beatFrames: Int32Array, spec: BarSpectrogram): number {
-  const change = harmonicChangeAtBeats(beatFrames, spec.chromaFrames);
-  return beatsPerBar(change, accentAtBeats(beatFrames, spec.logBands, spec.bands, spec.rms, spec.frames));
-}
-
 /**
- * Which beats are downbeats: bars of the piece's meter (meterOfBeats) whose phase is tracked
+ * Which beats are downbeats: bars of the piece's meter (meter.ts, from the harmonic change and
+ * accent at its beats) whose phase is tracked
  * (bar-path.ts) to put the downbeats on the largest harmonic changes (above the track's mean),
  * restarting the bar elsewhere at PHASE_CHANGE_COST. Pieces too short for two bars are cut
  * into bars of BEATS_PER_BAR from their first beat.

@@ -1,6 +1,7 @@
 // How strongly each beat is struck: the onset at the beat (spectral flux, onset.ts) and how loud
 // the sound it starts is. A bar's first beat is often the one played hardest.
 import { onsetOfFlux, spectralFlux } from './onset.ts';
+import { standardised } from './standardised.ts';
 
 /** Frames each side of a beat's frame searched for its onset (one frame is about 11.6 ms): the tracker's beats sit within a frame or two of the onset. */
 const ONSET_SEARCH_FRAMES = 2;
@@ -30,12 +31,4 @@ export function accentAtBeats(beatFrames: Int32Array, logBands: Float32Array, ba
   const a = standardised(struck);
   const b = standardised(loud);
   return a.map((v, i) => v + b[i]);
-}
-
-/** Values less their mean, in units of their standard deviation (all 0 when they do not vary). */
-export function standardised(values: Float64Array): Float64Array {
-  const n = values.length || 1;
-  const mean = values.reduce((s, v) => s + v, 0) / n;
-  const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / n);
-  return values.map((v) => (sd > 0 ? (v - mean) / sd : 0));
 }

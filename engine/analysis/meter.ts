@@ -2,7 +2,7 @@
 // often struck hardest, so the per-beat evidence for a downbeat (harmonic change and accent)
 // repeats with the bar's period: its autocorrelation over beats is high at lags that are whole
 // bars and low at the others.
-import { standardised } from './beat-accent.ts';
+import { standardised } from './standardised.ts';
 
 /** Bar lengths considered, beats. */
 export const METER_CANDIDATES = [3, 4, 5, 6, 7] as const;
