@@ -29,10 +29,9 @@ function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Arra
 
 /**
  * Which beats are downbeats: bars of the piece's meter (meter.ts, from the harmonic change and
- * accent at its beats) whose phase is tracked
- * (bar-path.ts) to put the downbeats on the largest harmonic changes (above the track's mean),
- * restarting the bar elsewhere at PHASE_CHANGE_COST. Pieces too short for two bars are cut
- * into bars of BEATS_PER_BAR from their first beat.
+ * accent at its beats) whose phase is tracked (bar-path.ts) to put the downbeats on the largest
+ * harmonic changes (above the track's mean), restarting the bar elsewhere at PHASE_CHANGE_COST.
+ * Pieces too short for two bars are cut into bars of BEATS_PER_BAR from their first beat.
  */
 export function downbeatIndices(beatFrames: Int32Array, spec: BarSpectrogram): number[] {
   const n = beatFrames.length;
