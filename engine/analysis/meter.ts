@@ -21,6 +21,13 @@ export const ACCENT_WEIGHT = 0.5;
  * 4, whose strength of 4 runs 0.04-0.99); synthetic pieces in 3, 5, 6 and 7 beat 4 by 0.5 or more.
  */
 const OTHER_METER_MARGIN = 0.15;
+/**
+ * The least strength (correlation units) of a candidate other than 4 for it to replace 4, however
+ * weak 4 is: where no bar length repeats clearly (ambient or rubato music, a weakly tracked beat)
+ * chance alone puts one candidate 0.1-0.2 above the others; synthetic pieces in 3, 5, 6 and 7 have
+ * 0.68 or more.
+ */
+const MIN_OTHER_METER_STRENGTH = 0.25;
 
 /**
  * Beats each side of a beat whose mean is taken away from it before the autocorrelation: a piece's
@@ -91,12 +98,16 @@ export function meterStrengths(periodicity: Float64Array): Map<number, number> {
   return strengths;
 }
 
-/** Beats per bar: the strongest candidate (meterStrengths) where it beats 4 by OTHER_METER_MARGIN; DEFAULT_BEATS_PER_BAR for pieces too short to tell. */
+/**
+ * Beats per bar: the strongest candidate (meterStrengths) where it beats 4 by OTHER_METER_MARGIN
+ * and reaches MIN_OTHER_METER_STRENGTH, else DEFAULT_BEATS_PER_BAR (4); 4 too for pieces too short
+ * to tell.
+ */
 export function beatsPerBar(harmonicChange: Float64Array, accent: Float64Array): number {
   if (harmonicChange.length < MIN_BEATS) return DEFAULT_BEATS_PER_BAR;
   const strengths = meterStrengths(beatPeriodicity(harmonicChange, accent));
   let best = DEFAULT_BEATS_PER_BAR;
-  let bestStrength = strengths.get(DEFAULT_BEATS_PER_BAR)! + OTHER_METER_MARGIN;
+  let bestStrength = Math.max(strengths.get(DEFAULT_BEATS_PER_BAR)! + OTHER_METER_MARGIN, MIN_OTHER_METER_STRENGTH);
   for (const [m, strength] of strengths) if (strength > bestStrength) [best, bestStrength] = [m, strength];
   return best;
 }
