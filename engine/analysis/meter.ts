@@ -1,7 +1,9 @@
 // The meter: how many beats a bar has. Chords change on the bar line and the bar's first beat is
 // often struck hardest, so the per-beat evidence for a downbeat (harmonic change and accent)
 // repeats with the bar's period: its autocorrelation over beats is high at lags that are whole
-// bars and low at the others.
+// bars and low at the others. What the evidence cannot tell apart it does not try to: a chord
+// every two bars of 3 with every downbeat struck alike is the same evidence as 6 in two equal
+// threes, and reads as 6.
 import { standardised } from './standardised.ts';
 
 /** Bar lengths considered, beats. */

@@ -1,9 +1,10 @@
 // The meter (engine/analysis/meter.ts) and bars of that many beats (bars.ts): synthetic pieces in
 // 3, 4, 5, 6 (two groups of three) and 7 (four and three) beats to the bar, a chord per bar and
 // the downbeat struck hardest, through real MP3 bytes: the bars the analysis finds have the
-// piece's number of beats, and their downbeat F-measure (+-70 ms) is at least 0.9. Then the
-// estimate on per-beat evidence whose answer is known, the hard cases among them: 6 against 3
-// and 4 against its half and double.
+// piece's number of beats, and their downbeat F-measure (+-70 ms) is at least 0.9; so too with
+// every beat struck alike, the harmony alone telling the bars. Then the estimate on per-beat
+// evidence whose answer is known, the hard cases among them: 6 against 3 and 4 against its half
+// and double.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
@@ -41,6 +42,20 @@ for (const [name, groups] of METERS) {
     }
   });
 }
+
+test('harmony alone (every beat struck alike): bars of the piece\'s meter, downbeat F-measure >= 0.9', async (t) => {
+  const bpm = 108;
+  for (const [name, groups] of METERS) {
+    const meter = groups.reduce((a, b) => a + b, 0);
+    const piece = meterPiece(bpm, SECONDS, groups, { accented: false });
+    const analysis = analysePcm(await decodeMp3(await mp3Of(piece.mono)));
+    const barBeats = commonBarBeats(analysis.barTimesSeconds, analysis.beatTimesSeconds);
+    const f = beatFMeasure(analysis.barTimesSeconds, piece.barSeconds);
+    t.diagnostic(`${name}: bars of ${barBeats} beats, downbeat F-measure ${f.toFixed(3)}`);
+    assert.equal(barBeats, meter, `${name}: bars of ${barBeats} beats`);
+    assert.ok(f >= 0.9, `${name}: downbeat F-measure ${f.toFixed(3)}`);
+  }
+});
 
 /** Per-beat values of `beats` beats: `pattern` repeated (its length the bar), plus seeded noise of amplitude `noise`. */
 function repeated(pattern: number[], beats: number, noise: number, seed = 3): Float64Array {

@@ -20,8 +20,17 @@ export interface MeterPiece {
   barSeconds: number[];
 }
 
+export interface MeterPieceOptions {
+  /** Bars each chord lasts (1: the harmony changes on every bar line). */
+  barsPerChord?: number;
+  /** Whether the downbeat and group starts are struck harder than the other beats (false: a kick of the same weight on every beat). */
+  accented?: boolean;
+  leadIn?: number;
+  seed?: number;
+}
+
 /** A piece of `seconds` at `bpm` in bars of `groups` summed beats (e.g. [3, 3] for 6 as two threes), from `leadIn` seconds. */
-export function meterPiece(bpm: number, seconds: number, groups: number[], leadIn = 0.5, seed = 11): MeterPiece {
+export function meterPiece(bpm: number, seconds: number, groups: number[], { barsPerChord = 1, accented = true, leadIn = 0.5, seed = 11 }: MeterPieceOptions = {}): MeterPiece {
   const out = new Float32Array(Math.round(seconds * RATE));
   const random = noise(seed);
   const beat = 60 / bpm;
@@ -30,13 +39,18 @@ export function meterPiece(bpm: number, seconds: number, groups: number[], leadI
   const piece: MeterPiece = { mono: out, beatSeconds: [], barSeconds: [] };
   for (let i = 0, t = leadIn; t < seconds - 0.3; i++, t = leadIn + i * beat) {
     const position = i % beatsPerBar;
-    const chord = CHORDS[Math.floor(i / beatsPerBar) % CHORDS.length];
+    const bar = Math.floor(i / beatsPerBar);
+    const chord = CHORDS[Math.floor(bar / barsPerChord) % CHORDS.length];
     piece.beatSeconds.push(t);
-    if (position === 0) {
-      piece.barSeconds.push(t);
-      const barSeconds = Math.min(beatsPerBar * beat, seconds - t);
-      for (const hz of chord) addTone(out, t, hz, barSeconds, 0.08, barSeconds);
-      addTone(out, t, chord[0] / 4, barSeconds * 0.9, 0.3, barSeconds / 2);
+    if (position === 0) piece.barSeconds.push(t);
+    if (position === 0 && bar % barsPerChord === 0) {
+      const chordSeconds = Math.min(barsPerChord * beatsPerBar * beat, seconds - t);
+      for (const hz of chord) addTone(out, t, hz, chordSeconds, 0.08, chordSeconds);
+      addTone(out, t, chord[0] / 4, chordSeconds * 0.9, 0.3, chordSeconds / 2);
+    }
+    if (!accented) {
+      addKick(out, t, 0.5);
+    } else if (position === 0) {
       addKick(out, t, 0.7);
     } else if (groupStarts.has(position)) {
       addKick(out, t, 0.4);
