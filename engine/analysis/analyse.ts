@@ -79,7 +79,7 @@ type Spectrogram = ReturnType<typeof spectrogram>;
 
 /** Bars on the given beats (frames): their downbeats (frames), the bars sections start at, and each bar's features. */
 function barsOn(beats: Int32Array, spec: Spectrogram): { barFrames: Int32Array; sections: ArrayLike<number>; features: Float32Array } {
-  const barFrames = Int32Array.from(downbeatIndices(beats, spec.chromaFrames), (i) => beats[i]);
+  const barFrames = Int32Array.from(downbeatIndices(beats, spec), (i) => beats[i]);
   return {
     barFrames,
     sections: sectionStartBars(barFrames, spec.logBands, spec.bands, spec.frames),

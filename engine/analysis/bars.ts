@@ -1,14 +1,23 @@
-// Downbeats (first beat of each bar), assuming 4/4: the beats where the harmony changes, as chords
-// change on the bar line. Measured on the tracker modules of tecnoballz-data, whose scores give the
-// true bars: at the true beats, harmonic change peaks on the true downbeat in 13 of 14 modules,
-// bass onsets in 8, the overall accent in 4 (melodies and drums accent other beats as often).
+// Downbeats (first beat of each bar): the beats where the harmony changes, as chords change on the
+// bar line, in bars of the piece's own meter (meter.ts). Measured on the tracker modules of
+// tecnoballz-data, whose scores give the true bars: at the true beats, harmonic change peaks on the
+// true downbeat in 13 of 14 modules, bass onsets in 8, the overall accent in 4 (melodies and drums
+// accent other beats as often); so the accent helps tell the meter but the harmony places the bars.
+import type { Spectrogram } from './spectrogram.ts';
+import { downbeatPath } from './bar-path.ts';
+import { accentAtBeats } from './beat-accent.ts';
+import { beatsPerBar, DEFAULT_BEATS_PER_BAR } from './meter.ts';
 
-export const BEATS_PER_BAR = 4;
+/** The bar length assumed where a piece is too short to tell its meter, and by the tempo estimate, which comes before the beats. */
+export const BEATS_PER_BAR = DEFAULT_BEATS_PER_BAR;
 /**
  * Cost of restarting the bar on another beat, in units of the track's largest harmonic change at a
  * beat: the bar phase moves only where about two bars' worth of changes say so.
  */
 const PHASE_CHANGE_COST = 2;
+
+/** What the bars are read from: the spectrogram's (spectrogram.ts) chroma, band energies and RMS. */
+export type BarSpectrogram = Pick<Spectrogram, 'chromaFrames' | 'logBands' | 'bands' | 'rms' | 'frames'>;
 
 /** The harmonic change each beat brings (chroma cosine distance to the span before it), relative to the track's largest (0..1). */
 function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Array): Float64Array {
@@ -19,45 +28,18 @@ function harmonicChangeAtBeats(beatFrames: Int32Array, chromaFrames: Float32Arra
 }
 
 /**
- * Which beats are downbeats. Bars run BEATS_PER_BAR beats, but a piece may shift its bar phase
- * (a two-beat bar at a section change, a pattern cut short), so the phase is tracked, not fixed:
- * the path of positions in the bar (Viterbi over beats) that puts the downbeats on the largest
- * harmonic changes (above the track's mean), where continuing the bar is free and restarting it
- * elsewhere costs PHASE_CHANGE_COST.
+ * Which beats are downbeats: bars of the piece's meter (meter.ts, from the harmonic change and
+ * accent at its beats) whose phase is tracked (bar-path.ts) to put the downbeats on the largest
+ * harmonic changes (above the track's mean), restarting the bar elsewhere at PHASE_CHANGE_COST.
+ * Pieces too short for two bars are cut into bars of BEATS_PER_BAR from their first beat.
  */
-export function downbeatIndices(beatFrames: Int32Array, chromaFrames: Float32Array): number[] {
+export function downbeatIndices(beatFrames: Int32Array, spec: BarSpectrogram): number[] {
   const n = beatFrames.length;
   if (n < BEATS_PER_BAR * 2) return Array.from({ length: Math.ceil(n / BEATS_PER_BAR) }, (_, i) => i * BEATS_PER_BAR);
-  const change = harmonicChangeAtBeats(beatFrames, chromaFrames);
+  const change = harmonicChangeAtBeats(beatFrames, spec.chromaFrames);
+  const meter = beatsPerBar(change, accentAtBeats(beatFrames, spec.logBands, spec.bands, spec.rms, spec.frames));
   const mean = change.reduce((sum, c) => sum + c, 0) / n;
-  // What a downbeat on beat i adds to a path: its harmonic change above the track's mean.
-  const gain = change.map((c) => c - mean);
-  // score[p]: the best path's total so far with the current beat at bar position p;
-  // cameFrom[i * BEATS_PER_BAR + p]: that path's position at beat i - 1.
-  let score = Float64Array.from({ length: BEATS_PER_BAR }, (_, p) => (p === 0 ? gain[0] : 0));
-  const cameFrom = new Int8Array(n * BEATS_PER_BAR);
-  for (let i = 1; i < n; i++) {
-    const best = indexOfLargest(score);
-    const restart = score[best] - PHASE_CHANGE_COST;
-    const next = new Float64Array(BEATS_PER_BAR);
-    for (let p = 0; p < BEATS_PER_BAR; p++) {
-      const previous = (p + BEATS_PER_BAR - 1) % BEATS_PER_BAR;
-      const continues = score[previous] >= restart;
-      cameFrom[i * BEATS_PER_BAR + p] = continues ? previous : best;
-      next[p] = (continues ? score[previous] : restart) + (p === 0 ? gain[i] : 0);
-    }
-    score = next;
-  }
-  const downbeats: number[] = [];
-  for (let i = n - 1, p = indexOfLargest(score); i >= 0; p = cameFrom[i * BEATS_PER_BAR + p], i--) if (p === 0) downbeats.push(i);
-  return downbeats.reverse();
-}
-
-/** Index of the largest value (the first of equals). */
-function indexOfLargest(values: Float64Array): number {
-  let best = 0;
-  for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
-  return best;
+  return downbeatPath(change.map((c) => c - mean), meter, PHASE_CHANGE_COST);
 }
 
 /** Cosine distance between the mean chroma of frames [from, to) and the frames just before `from`. */

@@ -3,7 +3,7 @@
 
 export const RATE = 44100;
 
-function noise(seed: number): () => number {
+export function noise(seed: number): () => number {
   let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;
@@ -13,13 +13,13 @@ function noise(seed: number): () => number {
   };
 }
 
-function addTone(out: Float32Array, at: number, hz: number, seconds: number, gain: number, decay: number) {
+export function addTone(out: Float32Array, at: number, hz: number, seconds: number, gain: number, decay: number) {
   const start = Math.round(at * RATE);
   const n = Math.round(seconds * RATE);
   for (let i = 0; i < n && start + i < out.length; i++) out[start + i] += gain * Math.sin((2 * Math.PI * hz * i) / RATE) * Math.exp(-i / (decay * RATE));
 }
 
-function addKick(out: Float32Array, at: number, gain: number) {
+export function addKick(out: Float32Array, at: number, gain: number) {
   const start = Math.round(at * RATE);
   let phase = 0;
   for (let i = 0; i < 0.25 * RATE && start + i < out.length; i++) {
@@ -29,7 +29,7 @@ function addKick(out: Float32Array, at: number, gain: number) {
   }
 }
 
-function addNoiseHit(out: Float32Array, at: number, seconds: number, gain: number, random: () => number, highpass: boolean) {
+export function addNoiseHit(out: Float32Array, at: number, seconds: number, gain: number, random: () => number, highpass: boolean) {
   const start = Math.round(at * RATE);
   let previous = 0;
   for (let i = 0; i < seconds * RATE && start + i < out.length; i++) {
