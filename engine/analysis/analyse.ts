@@ -7,7 +7,7 @@ import { onsetOfFlux, spectralFlux } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
 import { onOneGrid } from './beat-phase.ts';
-import { downbeatIndices } from './bars.ts';
+import { chromaDistance, downbeatIndices } from './bars.ts';
 import { sectionStartBars } from './sections.ts';
 import { musicalKey } from './key.ts';
 import { pitchClassProfile } from './chroma.ts';
@@ -112,7 +112,7 @@ export function analysePcm(pcm: Pcm): Analysis {
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
   const bars = barsOn(beats, spec);
-  const gridBeats = onOneGrid(beats, onset, period);
+  const gridBeats = onOneGrid(beats, onset, period, (frame) => chromaDistance(spec.chromaFrames, frame, frame + Math.round(period / 2)));
   const grid = gridBeats === beats ? NO_GRID : { beats: gridBeats, ...barsOn(gridBeats, spec) };
   const loudnessDb = loudnessDbfs(spec.rms);
   const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);

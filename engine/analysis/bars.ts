@@ -43,7 +43,7 @@ export function downbeatIndices(beatFrames: Int32Array, spec: BarSpectrogram): n
 }
 
 /** Cosine distance between the mean chroma of frames [from, to) and the frames just before `from`. */
-function chromaDistance(chromaFrames: Float32Array, from: number, to: number): number {
+export function chromaDistance(chromaFrames: Float32Array, from: number, to: number): number {
   const before = new Float64Array(12);
   const after = new Float64Array(12);
   const span = Math.max(1, to - from);

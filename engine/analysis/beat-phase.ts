@@ -7,9 +7,10 @@
 // half a beat off, and a join between the two phases skips half a beat.
 //
 // So the slides are found (a run of beats whose gaps all run long, or all short, by more than the
-// median step, adding up to about half a period), the beats between them labelled by phase,
-// and the passages in the phase that carries less onset strength over the whole piece moved half a
-// period, onto the other. The beats of a slide itself are spaced evenly between the grid before
+// median step, adding up to about half a period), the beats between them labelled by phase, and
+// the passages of one phase moved half a period onto the other. Which phase is the beat is decided
+// by two equal votes over the whole piece: where the chords change (on the beat) and where the
+// onsets are strongest (on the beat, unless the groove pushes the "and"). The beats of a slide itself are spaced evenly between the grid before
 // it and after it.
 //
 // A piece whose score does shift its grid (a tracker module's pattern delay, a fermata) is moved
@@ -99,16 +100,42 @@ function strongestNear(onset: Float32Array, frame: number): number {
   return best;
 }
 
-/** The phase (0 or 1) whose grid carries more onset strength over the piece: each beat's onset counts for its own, the onset half a period on for the other. Ties keep phase 0. */
-function strongerPhase(beats: Int32Array, labels: Int8Array, onset: Float32Array, periodFrames: number): 0 | 1 {
-  const strength = [0, 0];
+/** Each phase's onset strength over the piece: each beat's onset counts for its own phase, the onset half a period on for the other. */
+function phaseStrengths(beats: Int32Array, labels: Int8Array, onset: Float32Array, periodFrames: number): [number, number] {
+  const strength: [number, number] = [0, 0];
   for (let i = 0; i < beats.length; i++) {
     const other = strongestNear(onset, beats[i] + periodFrames / 2);
     if (labels[i] < 0 || other < 0) continue;
     strength[labels[i]] += onset[strongestNear(onset, beats[i])];
     strength[1 - labels[i]] += onset[other];
   }
-  return strength[1] > strength[0] ? 1 : 0;
+  return strength;
+}
+
+/** Each phase's harmonic change over the piece: at each beat for its own phase, half a period on for the other. */
+function phaseChanges(beats: Int32Array, labels: Int8Array, changeAt: (frame: number) => number, periodFrames: number): [number, number] {
+  const change: [number, number] = [0, 0];
+  for (let i = 0; i < beats.length; i++) {
+    if (labels[i] < 0) continue;
+    change[labels[i]] += changeAt(beats[i]);
+    change[1 - labels[i]] += changeAt(Math.round(beats[i] + periodFrames / 2));
+  }
+  return change;
+}
+
+/** How much more phase 1 has than phase 0, as a share of both (-1..1; 0 when neither has any). */
+const contrast = ([a, b]: [number, number]) => (a + b > 0 ? (b - a) / (a + b) : 0);
+
+/**
+ * The phase (0 or 1) the beat is on, by two votes of equal weight: where the chords change
+ * (`changeAt`: how much the harmony changes at a frame; chords change on the beat) and where the
+ * onsets are strongest. Either alone fails on music that pushes the "and": guitars, bass lines
+ * and hi-hats on the off-beat outweigh the beat's onsets, and a riff can change chord on it too.
+ * Ties keep phase 0.
+ */
+function beatPhase(beats: Int32Array, labels: Int8Array, onset: Float32Array, changeAt: ((frame: number) => number) | undefined, periodFrames: number): 0 | 1 {
+  const harmony = changeAt ? contrast(phaseChanges(beats, labels, changeAt, periodFrames)) : 0;
+  return harmony + contrast(phaseStrengths(beats, labels, onset, periodFrames)) > 0 ? 1 : 0;
 }
 
 /**
@@ -136,10 +163,10 @@ function regridded(beats: Int32Array, labels: Int8Array, keep: number, onset: Fl
 }
 
 /** `beats` (frames, ascending) on one grid: the passages a half-beat slide led off it moved back. Returned as given when there is no slide. */
-export function onOneGrid(beats: Int32Array, onset: Float32Array, periodFrames: number): Int32Array {
+export function onOneGrid(beats: Int32Array, onset: Float32Array, periodFrames: number, changeAt?: (frame: number) => number): Int32Array {
   if (beats.length < MIN_BEATS) return beats;
   const slides = halfBeatSlides(beats, periodFrames);
   if (slides.length === 0) return beats;
   const labels = phaseLabels(beats.length, slides);
-  return regridded(beats, labels, strongerPhase(beats, labels, onset, periodFrames), onset, periodFrames);
+  return regridded(beats, labels, beatPhase(beats, labels, onset, changeAt, periodFrames), onset, periodFrames);
 }

@@ -53,6 +53,27 @@ test('a passage with louder off-beats: tracked it follows them; on one grid ever
   assert.deepEqual(off, [], 'beats more than a frame off the grid');
 });
 
+test('off-beats louder than the beats through most of the piece, chords changing on the beat: on one grid the beats stay on the chords\' beat, not the "and"', () => {
+  // A groove pushing the "and" (guitars and bass on the off-beat) for all but its first and last
+  // 40 beats: the onsets alone would put the whole piece on the off-beats.
+  const onset = new Float32Array(FIRST + BEATS * PERIOD);
+  for (let k = 0; k < BEATS; k++) {
+    const pushed = k >= 40 && k < BEATS - 40;
+    onset[FIRST + k * PERIOD] = pushed ? 0.4 : 1;
+    onset[FIRST + k * PERIOD + PERIOD / 2] = pushed ? 1 : 0.3;
+  }
+  // The chords change on every other beat of the grid (the bar's 1 and 3), never on the "and".
+  const changeAt = (frame: number) => (offGrid(frame) <= 1 && Math.round((frame - FIRST) / PERIOD) % 2 === 0 ? 1 : 0.1);
+  const tracked = beatFrames(onset, PERIOD);
+  assert.ok(Array.from(tracked).filter((f) => offGrid(f) > 1).length >= 100, 'tracked, the beats slide onto the pushed off-beats');
+  const beats = onOneGrid(tracked, onset, PERIOD, changeAt);
+  const off = Array.from(beats).filter((f) => offGrid(f) > 1);
+  assert.ok(off.length <= 2, `${off.length} of ${beats.length} beats off the chords' grid`);
+  // Without the harmony the onsets decide, and they say the "and".
+  const byOnsets = onOneGrid(tracked, onset, PERIOD);
+  assert.ok(Array.from(byOnsets).filter((f) => offGrid(f) > 1).length > beats.length / 2, 'by the onsets alone most beats are on the off-beat');
+});
+
 /** Beats from FIRST with these gaps (frames). */
 function withGaps(gaps: number[]): Int32Array {
   const beats = [FIRST];
