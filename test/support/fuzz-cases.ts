@@ -1,17 +1,11 @@
 // The cases of the HTTP fuzz test (test/http-fuzz.test.ts): seeded, each a request as raw bytes
 // built from hostile or unusual bodies, headers, framing, methods, ids and slow clients.
 import { API } from './http.ts';
+import { seededRandom } from '../../catalog/demo/random.ts';
 
-/** mulberry32: a small seeded PRNG, enough to replay a run. */
+/** The demo generator's seeded PRNG (mulberry32), enough to replay a run, with the draws the cases make. */
 export function prng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const { next } = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   return { next, int, pick, chance: (p: number) => next() < p };
