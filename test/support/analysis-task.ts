@@ -1,0 +1,21 @@
+// Worker task (analysis-threads.ts): the analysis of audio as the service sees it, encoded to MP3 and decoded.
+import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
+import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
+import { indexFrames } from '../../engine/mp3/frame-index.ts';
+import { decodeAll } from '../../engine/mp3/decode.ts';
+import { decodeChartSong } from './chart-songs.ts';
+
+async function throughMp3(left: Float32Array, right: Float32Array): Promise<Analysis> {
+  const mp3 = await encodeGaplessMp3(left, right);
+  return analysePcm(await decodeAll(mp3, indexFrames(mp3)));
+}
+
+export function analyseThroughMp3(task: { left: Float32Array; right: Float32Array }): Promise<Analysis> {
+  return throughMp3(task.left, task.right);
+}
+
+/** A chart song's stems decoded by ffmpeg (chart-songs.ts), then through MP3; undefined when ffmpeg cannot decode them. */
+export async function analyseChartSongThroughMp3(task: { dir: string }): Promise<Analysis | undefined> {
+  const pcm = decodeChartSong(task.dir);
+  return pcm && throughMp3(pcm.channels[0], pcm.channels[1]);
+}
