@@ -1,10 +1,12 @@
-// The slow, independent analyses of a test file (a piece encoded to MP3, decoded and analysed) on a
-// thread per CPU, so that a file's pieces are analysed side by side: the same functions as in the
-// test's own thread (analysis-task.ts), the same results. Call closeAnalysisThreads in `after`.
+// The slow, independent audio work of a test file (a piece encoded to MP3, decoded and analysed; a
+// demo track rendered) on a thread per CPU, so that a file's pieces are worked on side by side: the
+// same functions as in the test's own thread (analysis-task.ts), the same results. Call
+// closeAnalysisThreads in `after`.
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
 import type { Pcm } from '../../engine/mp3/decode.ts';
+import type { Mix } from '../../catalog/demo/instruments.ts';
 
 let pool: Piscina | undefined;
 
@@ -21,6 +23,11 @@ export function analysisThroughMp3(pcm: Pcm): Promise<Analysis> {
 /** The analysis of a chart song (decodeChartSong) through MP3, on a worker thread; undefined when ffmpeg cannot decode it. */
 export function chartSongAnalysisThroughMp3(dir: string): Promise<Analysis | undefined> {
   return threads().run({ dir }, { name: 'analyseChartSongThroughMp3' });
+}
+
+/** renderTrack(planTrack(seed, plan), render) on a worker thread. */
+export function renderInThread(seed: number, plan: { minSeconds?: number; maxSeconds?: number } = {}, render: { vocals?: boolean } = {}): Promise<Mix> {
+  return threads().run({ seed, plan, render }, { name: 'renderDemoPlan' });
 }
 
 export async function closeAnalysisThreads(): Promise<void> {

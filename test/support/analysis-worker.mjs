@@ -7,3 +7,4 @@ const tasks = await import('./analysis-task.ts');
 
 export const analyseThroughMp3 = tasks.analyseThroughMp3;
 export const analyseChartSongThroughMp3 = tasks.analyseChartSongThroughMp3;
+export const renderDemoPlan = tasks.renderDemoPlan;
