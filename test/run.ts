@@ -4,6 +4,9 @@
 //   npm test -- rate-limits                              the files whose path contains "rate-limits"
 //   npm test -- rate-limits --test-name-pattern=burst    only their tests whose name matches
 // Arguments that start with "-" go to node's test runner as they are; the others pick files.
+// The files share a directory, MLA_TEST_DEMO_RENDERS, where each demo track is rendered once
+// (support/rendered-demo.ts): a new one for the run, removed after it, unless one is given (then it
+// is kept, for reruns; empty it when the demo renderer or the MP3 encoder changes).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,10 +40,13 @@ async function main(): Promise<number> {
     adminUrl = db.url;
     stopDatabase = db.stop;
   }
+  const givenRenders = process.env.MLA_TEST_DEMO_RENDERS;
+  if (givenRenders) fs.mkdirSync(givenRenders, { recursive: true });
+  const renders = givenRenders || fs.mkdtempSync(path.join(os.tmpdir(), 'mla-test-renders-'));
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...runnerOptions, ...files], {
       stdio: 'inherit',
-      env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl },
+      env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, MLA_TEST_DEMO_RENDERS: renders },
     });
     const stop = (signal: NodeJS.Signals) => child.kill(signal);
     process.on('SIGINT', stop);
@@ -49,6 +55,7 @@ async function main(): Promise<number> {
   } finally {
     await stopDatabase();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    if (!givenRenders) fs.rmSync(renders, { recursive: true, force: true });
   }
 }
 

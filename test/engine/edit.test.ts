@@ -4,7 +4,6 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { planTrack, type TrackPlan } from '../../catalog/demo/plan.ts';
-import { renderTrack } from '../../catalog/demo/render.ts';
 import { trackSeed, DEFAULT_SEED } from '../../catalog/demo/generate.ts';
 import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
@@ -16,6 +15,7 @@ import { planGrid } from '../../engine/plan/grid.ts';
 import { planHeader, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { planMatchesAudio } from '../support/plan-audio.ts';
 import { joinNovelties, withinNovelty } from '../support/join-novelty.ts';
+import { demoTrackMp3 } from '../support/rendered-demo.ts';
 
 const ON_BAR_SECONDS = 0.02;
 const HIT_TOLERANCE_SECONDS = 0.025;
@@ -25,8 +25,7 @@ const songs: Song[] = [];
 before(async () => {
   for (const i of [0, 3]) {
     const design = planTrack(trackSeed(DEFAULT_SEED, i));
-    const mix = renderTrack(design);
-    const mp3 = await encodeGaplessMp3(mix.left, mix.right);
+    const mp3 = await demoTrackMp3(i);
     const index = indexFrames(mp3);
     const pcm = await decodeAll(mp3, index);
     songs.push({ design, mp3, index, analysis: analysePcm(pcm), pcm });
@@ -202,8 +201,11 @@ test('a 60 s track with its climax 24 s in, the whole of it as an edit and a lat
   }
 });
 
-/** Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a loud bar). */
-async function songCutAfterClimax() {
+/** Song 3 cut 0.9 s after its climax's entrance (a loop-based piece or an excerpt that stops on a loud bar), made once for the tests that use it. */
+let cutAfterClimax: ReturnType<typeof makeSongCutAfterClimax> | undefined;
+const songCutAfterClimax = () => (cutAfterClimax ??= makeSongCutAfterClimax());
+
+async function makeSongCutAfterClimax() {
   const song = songs[1];
   const end = Math.round((song.design.climaxSeconds + 0.9) * PLAN_SAMPLE_RATE);
   const [left, right] = song.pcm.channels.map((channel) => channel.slice(0, end));

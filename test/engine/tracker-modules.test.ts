@@ -1,17 +1,16 @@
 // Beats and bars against ground truth, and edits of pieces as loud all through: tracker modules
 // (tecnoballz-data's .mod files) are scores, so their true beats and bars are known
 // (test/support/tracker-beats.ts). Rendered by ffmpeg, as the other recordings. .ci/run installs the package and ffmpeg.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analysePcm } from '../../engine/analysis/analyse.ts';
+import { analysePcm, type Analysis } from '../../engine/analysis/analyse.ts';
 import { soundtrackFiles } from '../support/soundtracks.ts';
 import { hasTool, skipUnless } from '../support/requirements.ts';
-import { trackerModules } from '../support/tracker-beats.ts';
+import { trackerModules, type TrackerBeats } from '../support/tracker-beats.ts';
 import { BEAT_TOLERANCE_SECONDS, matchedBeats } from '../support/audio.ts';
-import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
-import { indexFrames } from '../../engine/mp3/frame-index.ts';
-import { decodeAll } from '../../engine/mp3/decode.ts';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+import { analysisThroughMp3, closeAnalysisThreads } from '../support/analysis-threads.ts';
 import { planClip } from '../../engine/plan/plan-clip.ts';
 import { ON_BEAT_SECONDS, endsOnBeat, offBeatSeconds, planEndSeconds, seamSides } from '../support/edit-ending.ts';
 import { LANDING_SECONDS } from '../../engine/plan/plan.ts';
@@ -27,12 +26,37 @@ import { LANDING_SECONDS } from '../../engine/plan/plan.ts';
 const BEAT_SHARE_TARGET = 0.8;
 const BAR_SHARE_TARGET = 0.6;
 
+interface Module {
+  file: string;
+  truth: TrackerBeats;
+  pcm: Pcm;
+}
+let decoded: Module[] | undefined;
+/** The modules and their true beats, decoded by ffmpeg once for all the tests of this file (on first use). */
+const modules = (): Module[] => (decoded ??= [...trackerModules()]);
+
+const throughMp3 = new Map<string, Promise<Analysis>>();
+/**
+ * The analysis of a module as the service sees it: encoded to MP3 and decoded. Once per module for
+ * the tests of this file, on the analysis threads (started for several modules, they run side by side).
+ */
+function moduleThroughMp3({ file, pcm }: Module): Promise<Analysis> {
+  let analysis = throughMp3.get(file);
+  if (!analysis) {
+    analysis = analysisThroughMp3(pcm);
+    analysis.catch(() => {}); // awaited by the test that asked for it
+    throughMp3.set(file, analysis);
+  }
+  return analysis;
+}
+after(() => closeAnalysisThreads());
+
 const skip = skipUnless(hasTool('ffmpeg') && soundtrackFiles().some((f) => f.endsWith('.mod')), 'ffmpeg and tracker modules (apt-get install ffmpeg tecnoballz-data)');
 
 test(`beats and bar lines on the modules' true beats and bars (within ${BEAT_TOLERANCE_SECONDS * 1000} ms)`, { skip }, (t) => {
   let beats = 0, beatsOn = 0, bars = 0, barsOn = 0;
   const rows: string[] = [];
-  for (const { file, truth, pcm } of trackerModules()) {
+  for (const { file, truth, pcm } of modules()) {
     const analysis = analysePcm(pcm);
     const beatHits = matchedBeats(analysis.beatTimesSeconds, truth.beatSeconds);
     const barHits = matchedBeats(analysis.barTimesSeconds, truth.barSeconds);
@@ -54,10 +78,11 @@ const SEAMS_ON_BEAT_TARGET = 0.9;
 
 test('edits of modules: their seams on the score\'s beats at both sides, the track\'s peak at H wherever the plan says sure', { skip }, async (t) => {
   let seams = 0, onBeat = 0;
-  for (const { file, truth, pcm } of trackerModules()) {
-    if (pcm.channels[0].length < 60 * pcm.sampleRate) continue;
-    const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
-    const analysis = analysePcm(await decodeAll(mp3, indexFrames(mp3)));
+  const long = modules().filter(({ pcm }) => pcm.channels[0].length >= 60 * pcm.sampleRate);
+  for (const module of long) moduleThroughMp3(module);
+  for (const module of long) {
+    const { file, truth } = module;
+    const analysis = await moduleThroughMp3(module);
     for (const [duration, hit] of SEAM_EDITS) {
       const plan = planClip(analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
       if (plan.hitPointLanding === 'sure') assert.ok(Math.abs(plan.peakInClipSeconds! - hit) <= LANDING_SECONDS, `${path.basename(file)} D=${duration} H=${hit}`);
@@ -81,11 +106,11 @@ const UNSTEADY_ENDING_EDITS: [module: string, duration: number, hit: number][] =
 
 test('edits of modules end with the track or on a true beat, not where our beats change phase', { skip }, async (t) => {
   let edits = 0;
-  for (const { file, truth, pcm } of trackerModules()) {
+  for (const module of modules()) {
+    const { file, truth } = module;
     const wanted = UNSTEADY_ENDING_EDITS.filter(([name]) => file.endsWith(name));
     if (wanted.length === 0) continue;
-    const mp3 = await encodeGaplessMp3(pcm.channels[0], pcm.channels[1]);
-    const analysis = analysePcm(await decodeAll(mp3, indexFrames(mp3)));
+    const analysis = await moduleThroughMp3(module);
     for (const [name, duration, hit] of wanted) {
       const plan = planClip(analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
       const end = planEndSeconds(plan);
