@@ -24,7 +24,7 @@ function clipText(clip) {
 }
 
 try {
-  if (!/^lic_[A-Za-z0-9_]+$/.test(id)) throw new Error('This page needs a license id: open it from the licenses page.');
+  if (!/^lic_[A-Za-z0-9_-]+$/.test(id)) throw new Error('This page needs a license id: open it from the licenses page.');
   const signed = await request(`/dashboard/api/licenses/${encodeURIComponent(id)}`);
   const c = signed.certificate;
   document.getElementById('certificate-title').textContent = `License ${c.license_id}`;
