@@ -43,7 +43,7 @@ export interface Download {
   clipPlan: [number, number, number][] | null;
   clipStartSeconds: number | null;
   hitPointSeconds: number | null;
-  /** An edit with a hit point: where its check foresees the clip's own peak; null for any other download. */
+  /** An edit with a hit point: 'sure' when the track's peak plays within 25 ms of H, else 'miss'; null for any other download. */
   hitPointLanding: Schemas['ClipPlan']['hit_point_landing'];
   creditsRemaining: number;
   replayed: boolean;

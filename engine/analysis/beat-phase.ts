@@ -25,10 +25,9 @@ const HALF_PERIOD_TOLERANCE = 0.16;
 /** A slide spans at most this many beats (they took 8-13 on the chart songs). */
 const MAX_SLIDE_BEATS = 20;
 /**
- * Pieces with fewer beats (64 bars of 4) are left as tracked: which phase carries more onset
- * strength is the piece's, and an excerpt's can differ (a 30 s clip of a drascula piece moved its
- * climax's passage, the piece's own phase, half a beat: its peak 0.23 s off H). No edit of 60 s
- * or less has so many (MAX_BPM), so a clip's own analysis tracks its beats as before.
+ * Pieces with fewer beats (64 bars of 4) are left as tracked: over a short piece or an excerpt the
+ * votes for a phase come from a passage or two, too few to overrule how the passage itself was
+ * tracked.
  */
 const MIN_BEATS = 256;
 /** Frames either side of a moved beat's new place where it may go to the strongest onset. */
