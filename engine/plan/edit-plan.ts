@@ -186,7 +186,24 @@ function hitEdit(grid: PlanGrid, request: ClipRequest, hit: number): ClipPlan {
     }
     if (best) return planOf(request, best.runs, grid, best.ending, anchor.seconds, anchor.kind, stretch);
   }
-  throw new EngineError('hit_point_unreachable', `hit_point_seconds ${hit} cannot be met in an edit of ${duration} s of this track`, { min: 0, max: duration });
+  throw unreachable(grid, duration, hit);
+}
+
+/**
+ * The refusal of an H no plan can meet. Every H from which the track itself, played straight
+ * through, puts its peak at H is met (a contiguous window): that range is what the caller can ask.
+ */
+function unreachable(grid: PlanGrid, duration: number, hit: number): EngineError {
+  const hundredths = (t: number) => Math.round(t * 100) / 100;
+  const peak = grid.peakSeconds;
+  const min = hundredths(Math.max(0, peak - (grid.trackSeconds - duration)));
+  // H is less than D (the peak must play inside the clip).
+  const max = Math.min(hundredths(peak), hundredths(duration) - 0.01);
+  return new EngineError(
+    'hit_point_unreachable',
+    `hit_point_seconds ${hit} cannot be met: the track's peak is at ${peak.toFixed(2)} s, so an edit of ${duration} s can place it from ${min.toFixed(2)} to ${max.toFixed(2)} s`,
+    { min, max, peak_seconds: hundredths(peak) },
+  );
 }
 
 /**

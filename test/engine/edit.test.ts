@@ -272,3 +272,17 @@ test('a clip is the same bytes whether made alone, after other clips, or alongsi
     assert.ok(alongside[i].equals(alone[i]), `${request.mode} ${request.durationSeconds} s alongside other clips`);
   });
 });
+
+test('an H no edit can meet is refused with the range every H in which is met: its edges plan with the peak at H', () => {
+  // A track whose only beat, and so its peak, is in its last half second: little room after it.
+  const quietEnd = analysePcm({ sampleRate: PLAN_SAMPLE_RATE, channels: [new Float32Array(30 * PLAN_SAMPLE_RATE), new Float32Array(30 * PLAN_SAMPLE_RATE)] });
+  assert.throws(() => planClip(quietEnd, { mode: 'edit', durationSeconds: 15, hitPointSeconds: 0.5 }), (err: any) => {
+    assert.equal(err.code, 'hit_point_unreachable');
+    assert.ok(err.details.min > 0.5 && err.details.min <= err.details.max && err.details.max <= 15, JSON.stringify(err.details));
+    for (const hit of [err.details.min, err.details.max]) {
+      const plan = planClip(quietEnd, { mode: 'edit', durationSeconds: 15, hitPointSeconds: hit });
+      assert.equal(plan.hitPointLanding, 'sure', `H=${hit}: the peak plays at ${plan.peakInClipSeconds}`);
+    }
+    return true;
+  });
+});
