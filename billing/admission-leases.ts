@@ -39,7 +39,7 @@ interface Lease {
   validUntil: number;
   /** Requests of this key since the grant (from the lease or from PostgreSQL). */
   demand: number;
-  /** The newest balance a ledger statement of this process returned for the key, and when it arrived. */
+  /** The newest balance a ledger statement of this process returned for the key, and when it arrived (the windows' clock, as grantSentAt). */
   noted: Noted | undefined;
   /** When the admit_keys statement of the grant was sent: its balance was read after this. */
   grantSentAt: number;
@@ -107,7 +107,7 @@ export interface Grant {
   dayCount: number;
   granted: number;
   leased: number;
-  /** When admit_keys was sent (Date.now()): the balance in `info` was read after this. */
+  /** When admit_keys was sent, on the windows' clock (window-clock.ts): the balance in `info` was read after this. */
   sentAt: number;
 }
 

@@ -97,9 +97,9 @@ export async function createAdmitter(countingSql: Sql, sql: Sql = countingSql, c
       const [row] = await countingSql`SELECT * FROM admit_keys(ARRAY[${hash}]::bytea[], ARRAY[1], ARRAY[0], ARRAY[0], ARRAY['epoch'::timestamptz], ${offsetMs})`;
       if (!row) throw unauthorized(await refusalReason(sql, hash));
       const counted = { info: keyInfo(row), minuteCount: row.minute_count, dayCount: row.day_count };
-      return admissionOf(counted, row.granted === 1, row.retry_after_seconds, Date.now() + offsetMs);
+      return admissionOf(counted, row.granted === 1, row.retry_after_seconds, timeOn(clock));
     },
-    noteBalance: (keyId, balance) => leases.noteCredits(keyId, balance, Date.now()),
+    noteBalance: (keyId, balance) => leases.noteCredits(keyId, balance, timeOn(clock)),
     async handBackLeases() {
       await handBack(leases.unusedAll());
     },

@@ -9,11 +9,10 @@ import { framingError, noLengthHeaders, noteLengthHeader, type LengthHeaders } f
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
 import type { ObserveRequest } from '../observability/request-observer.ts';
-import type { Finish } from './finish.ts';
+import { CLIENT_CLOSED, type Finish } from './finish.ts';
 
 export const API_BASE = '/api/external/v1';
 // The status a request is recorded with when its client went away before the reply.
-const CLIENT_CLOSED = 499;
 type Method = 'get' | 'post';
 
 type RawHandler = (res: HttpResponse, req: HttpRequest, finish: Finish) => void;

@@ -1,14 +1,13 @@
 // The uWS handler of an API endpoint: reads everything it needs from the request at once (uWS
 // invalidates req at the first await) and hands it to the pipeline (pipeline.ts).
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import type { Finish } from './finish.ts';
+import { CLIENT_CLOSED, type Finish } from './finish.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { MAX_BODY_BYTES, readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
 import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
 
-const CLIENT_CLOSED = 499;
 const INTERNAL_ERROR = 500;
 
 export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {

@@ -1,6 +1,7 @@
 // Any error a request can end with, as the API's reply: ours (ApiError), billing's refusals, a
 // database that cannot be reached (503 with Retry-After: nothing was charged), a client that left,
 // and anything else (500, logged).
+import { CLIENT_CLOSED } from './finish.ts';
 import { ApiError } from './api-error.ts';
 import { ClientGone } from './client-watch.ts';
 import { errorReply, internalErrorReply, type Reply } from './reply.ts';
@@ -16,7 +17,7 @@ export type Log = (message: string, err?: unknown) => void;
 export function errorReplyFor(err: unknown, requestId: string, log: Log): Reply {
   if (err instanceof ApiError) return errorReply(err, requestId);
   if (err instanceof Refusal) return errorReply(refusalError(err), requestId);
-  if (err instanceof ClientGone) return errorReply(new ApiError(499, 'client_closed', 'client closed the request'), requestId);
+  if (err instanceof ClientGone) return errorReply(new ApiError(CLIENT_CLOSED, 'client_closed', 'client closed the request'), requestId);
   if (isDatabaseUnavailable(err)) {
     noteUnavailable(log, requestId, err as Error);
     return errorReply(databaseUnavailable(), requestId);

@@ -14,6 +14,7 @@
 // a key this process admitted moments ago, a read-only answer and its charge start while the
 // admission is being counted; they are used only if the key is admitted, otherwise the charge is
 // given back, so the order of checks stays 401, 429, 400.
+import { CLIENT_CLOSED } from './finish.ts';
 import type { HttpResponse } from 'uWebSockets.js';
 import { refusedWindow, type Admission } from '../../billing/admission.ts';
 import { limitHeaders } from '../../billing/limit-headers.ts';
@@ -29,9 +30,6 @@ import type { Endpoint, EndpointDeps, RouteContext } from './endpoint.ts';
 import { errorReplyFor } from './error-reply.ts';
 import { errorReply, writeHead, writeReply, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
-
-/** The status a request is recorded with when its client went away before the reply. */
-const CLIENT_CLOSED = 499;
 
 export interface Incoming {
   authorization: string;
