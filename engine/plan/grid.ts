@@ -71,9 +71,8 @@ function beatsAndBars(analysis: Analysis) {
     : { beats: analysis.beatTimesSeconds, downbeats: analysis.barTimesSeconds, features: analysis.barFeatures, sections: analysis.sectionTimesSeconds };
 }
 
-/** Per beat: its onset support against the median beat's (capped at 1), times how evenly it sits between its neighbours. */
-export function beatConfidences(beats: ArrayLike<number>, onset: Float32Array, frameRate: number): Float64Array {
-  const support = Float64Array.from(beats as ArrayLike<number>, (t) => onsetSupport(onset, frameAtSeconds(t, frameRate)));
+/** Per beat: its onset support (`support`) against the median beat's (capped at 1), times how evenly it sits between its neighbours. */
+function beatConfidences(beats: ArrayLike<number>, support: Float64Array): Float64Array {
   const median = quantile(support, 0.5) || 1e-9;
   return Float64Array.from(support, (heard, i) => {
     const before = i > 0 ? beats[i] - beats[i - 1] : undefined;
@@ -108,7 +107,8 @@ export function planGrid(analysis: Analysis): PlanGrid {
   const lastLength = bars > 1 ? downbeats[bars - 1] - downbeats[bars - 2] : analysis.durationSeconds;
   lines[bars] = Math.min(analysis.durationSeconds, (downbeats[bars - 1] ?? 0) + lastLength);
   const beatTimes = Float64Array.from(beats);
-  const beatConfidence = beatConfidences(beatTimes, onset, frameRate);
+  const beatOnsets = Float64Array.from(beatTimes, (t) => onsetSupport(onset, frameAtSeconds(t, frameRate)));
+  const beatConfidence = beatConfidences(beatTimes, beatOnsets);
   const confidenceAt = (t: number) => {
     const i = nearestIndex(beatTimes, t);
     return i >= 0 && Math.abs(beatTimes[i] - t) < 1e-3 ? beatConfidence[i] : 0;
@@ -123,8 +123,8 @@ export function planGrid(analysis: Analysis): PlanGrid {
   }
   const natural = Array.from({ length: Math.max(0, bars - 1) }, (_, i) => barDistance(features, i, i + 1));
   const rmsSum = runningSum(analysis.rms);
-  const beatOnsets = Float64Array.from(beatTimes, (t) => onsetSupport(onset, frameAtSeconds(t, frameRate)));
-  const grid: PlanGrid = {
+  const barRms = Float64Array.from({ length: bars }, (_, i) => meanRms(rmsSum, frameRate, lines[i], lines[i + 1]));
+  return {
     trackSeconds: analysis.durationSeconds,
     beats: beatTimes,
     beatConfidence,
@@ -134,7 +134,7 @@ export function planGrid(analysis: Analysis): PlanGrid {
     lineConfidence: Float64Array.from(downbeats, confidenceAt),
     bars,
     barFeatures: features,
-    barRms: new Float64Array(bars),
+    barRms,
     sections: Float64Array.from(sections),
     seamLimit: quantile(natural, SEAM_NOVELTY_QUANTILE),
     relaxedSeamLimit: quantile(natural, 1),
@@ -142,12 +142,9 @@ export function planGrid(analysis: Analysis): PlanGrid {
     frameRate,
     onset,
     medianOnset: quantile(onset, 0.5),
-    tailStart: 0,
+    tailStart: tailStartOf(onset, analysis.rms, frameRate, quantile(beatOnsets, 0.5), TAIL_QUIET_SHARE * quantile(barRms, 0.5), analysis.durationSeconds),
     peakSeconds: analysis.peakSeconds,
   };
-  for (let i = 0; i < bars; i++) grid.barRms[i] = rmsBetween(grid, lines[i], lines[i + 1]);
-  const quietRms = TAIL_QUIET_SHARE * quantile(grid.barRms, 0.5);
-  return { ...grid, tailStart: tailStartOf(onset, analysis.rms, frameRate, quantile(beatOnsets, 0.5), quietRms, analysis.durationSeconds) };
 }
 
 /** The index of the time in `sorted` nearest to `t`; -1 when empty. */
@@ -165,7 +162,11 @@ export function nearestIndex(sorted: ArrayLike<number>, t: number): number {
 
 /** Mean RMS (linear) of the source between two times, from the running sum: O(1). */
 export function rmsBetween(grid: PlanGrid, from: number, to: number): number {
-  const { rmsSum, frameRate } = grid;
+  return meanRms(grid.rmsSum, grid.frameRate, from, to);
+}
+
+/** Mean RMS between two times from a running sum of the RMS envelope (`frameRate` frames a second). */
+function meanRms(rmsSum: Float64Array, frameRate: number, from: number, to: number): number {
   const a = Math.min(rmsSum.length - 1, Math.max(0, Math.floor(from * frameRate)));
   const b = Math.min(rmsSum.length - 1, Math.max(a + 1, Math.ceil(to * frameRate)));
   return b > a ? (rmsSum[b] - rmsSum[a]) / (b - a) : 0;

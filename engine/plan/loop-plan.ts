@@ -24,8 +24,8 @@ interface Wrap {
 /** Loops from downbeat `s` to a beat whose span, played at most MAX_STRETCH faster or slower, is D. */
 function onBeatWraps(grid: PlanGrid, duration: number, s: number, best: Wrap | undefined): Wrap | undefined {
   const start = grid.lines[s];
-  const first = grid.beats.findIndex((t) => Math.abs(t - start) < 1e-3);
-  if (first < 0) return best;
+  const first = nearestIndex(grid.beats, start);
+  if (first < 0 || Math.abs(grid.beats[first] - start) >= 1e-3) return best;
   for (let x = firstAtOrAfter(grid.beats, start + duration / (1 + MAX_STRETCH)); x < grid.beats.length && grid.beats[x] - start <= duration / (1 - MAX_STRETCH); x++) {
     const span = grid.beats[x] - start;
     const stretch = duration / span;
