@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/server.ts';
 import { API, call, rawPost } from './support/http.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
+import { movableClock } from './support/window-clock.ts';
 
+const clock = movableClock();
 let server: TestServer;
-before(async () => (server = await startTestServer()));
+before(async () => (server = await startTestServer({ windowClock: clock })));
 after(() => server.stop());
 
 const PAID = `${API}/_test/paid`;
@@ -30,6 +32,8 @@ test(`${route}: a success costs exactly one credit and X-Credits-Remaining is th
 
 test(`${route}: failed requests cost nothing: 5xx from the route, 400 malformed JSON, 429`, async () => {
   const key = await server.newKey('starter');
+  // Right after a minute's start, so all eleven requests fall in one window.
+  clock.toNextMinute();
   const failed = await call(server.base, 'POST', route, key, { fail: true });
   assert.equal(failed.status, 503);
   assert.equal(failed.headers.get('x-credits-remaining'), '300');
@@ -80,7 +84,7 @@ test(`${ANSWER}: an answer charged alongside its admission, for a key refused af
   assert.equal((await call(server.base, 'POST', ANSWER, key, {})).status, 200);
   // Meanwhile another server process used up the key's day (starter: 1,000 requests).
   await server.service.database.sql`
-    UPDATE api_keys SET day_count = 1000, day_window = (now() AT TIME ZONE 'UTC')::date WHERE key_hash = ${hashApiKey(key)}`;
+    UPDATE api_keys SET day_count = 1000, day_window = ${clock.day()}::date WHERE key_hash = ${hashApiKey(key)}`;
   const limited = await call(server.base, 'POST', ANSWER, key, {});
   assert.equal(limited.status, 429);
   assert.equal(limited.headers.get('x-credits-remaining'), '299');

@@ -8,7 +8,9 @@ import { API, call } from './support/http.ts';
 import { drumPattern } from './support/synth.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { hashApiKey, revokeApiKey } from '../billing/api-keys.ts';
+import { movableClock } from './support/window-clock.ts';
 
+const clock = movableClock();
 let server: TestServer;
 let key: string;
 
@@ -24,7 +26,7 @@ const CATALOG = [
 ];
 
 before(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ windowClock: clock });
   key = await server.newKey('pro');
   const report = await ingestSignals({
     sql: server.service.database.sql,
@@ -178,6 +180,8 @@ test('intent whose filters match nothing falls back to the words alone, and says
 test('a search begun while its key is being admitted keeps the order of checks: 401, then 429, then 400', async () => {
   const sql = server.service.database.sql;
   const free = await server.newKey('free'); // 5 requests a minute
+  // Right after a minute's start, so all seven searches fall in one window.
+  clock.toNextMinute();
   for (let i = 0; i < 4; i++) assert.equal((await search({ query: 'calm piano' }, free)).status, 200);
   // Admitted moments ago, under its limit: the search starts early, and its 400 still comes out.
   const invalid = await search({ query: '' }, free);
