@@ -7,7 +7,7 @@ import { load, type LoadResult } from './http-load.ts';
 import { spreadHitPoint } from '../engine/hit-point-spread.ts';
 import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
-import { storePath } from '../catalog/store.ts';
+import { clipMasterPath } from '../catalog/track-files.ts';
 import { withBenchServer } from './bench-server.ts';
 import { cpuShareMeter, machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
@@ -23,6 +23,8 @@ const PARTS = new Set((process.env.DOWNLOAD_PARTS ?? 'engine,uncached,cached,ide
 interface Track {
   id: string;
   audio_sha256: string;
+  audio_format: string;
+  clip_master_sha256: string | null;
   duration_seconds: number;
   peak_seconds: number;
   analysis: Buffer;
@@ -56,7 +58,7 @@ export async function benchDownload(): Promise<string> {
   return withBenchServer({ DEMO_TRACKS: String(DEMO_TRACKS) }, async ({ server, sql, dataDir }) => {
     const pool = createEnginePool();
     try {
-      const tracks = await sql<Track[]>`SELECT id, audio_sha256, duration_seconds, peak_seconds, analysis FROM tracks ORDER BY id`;
+      const tracks = await sql<Track[]>`SELECT id, audio_sha256, audio_format, clip_master_sha256, duration_seconds, peak_seconds, analysis FROM tracks ORDER BY id`;
       const keys: string[] = [];
       for (let i = 0; i < 1000; i += 16) {
         const batch = Array.from({ length: 16 }, (_, j) => createApiKey(sql, { name: `bench-${i + j}`, tier: 'pro' }));
@@ -75,7 +77,7 @@ export async function benchDownload(): Promise<string> {
       const engineOnly = async () => (await timeTasks({
         'engine clip': () => {
           const track = tracks[engineCounter % tracks.length];
-          return pool.clip({ path: storePath(storeDir, track.audio_sha256, 'audio'), analysis: new Uint8Array(track.analysis), durationSeconds: CLIP_SECONDS, hitPointSeconds: feasibleHit(track, engineCounter++) });
+          return pool.clip({ path: clipMasterPath(storeDir, track), analysis: new Uint8Array(track.analysis), durationSeconds: CLIP_SECONDS, hitPointSeconds: feasibleHit(track, engineCounter++) });
         },
       }, 20)).get('engine clip')!;
 

@@ -1,14 +1,16 @@
-// Ingestion of a folder of MP3s with a metadata sidecar: every file validated (MP3, not corrupt,
-// 10 s to 20 min), analysed in the engine's pool, given a 30 s preview, stored content-addressed;
-// then all accepted tracks are written in one transaction. Re-running on the same folder changes
-// nothing (ids come from the audio's hash).
+// Ingestion of a folder of masters (MP3, WAV, FLAC) with a metadata sidecar: every file validated
+// (its format, not corrupt, 10 s to 20 min), kept as delivered, given a clip master (and, for WAV
+// and FLAC, a full-download MP3) in the engine's pool, analysed from its clip master, given a
+// 30 s preview, stored content-addressed; then all accepted tracks are written in one
+// transaction. Re-running on the same folder changes nothing (ids come from the original's hash).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
-import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { readMetadata, type TrackMetadata } from './metadata.ts';
-import { putFile, sha256Hex, storePath, trackIdOf } from './store.ts';
+import { putFile, sha256Hex, storePath, trackIdOf, type StoreKind } from './store.ts';
+import { clipMasterPath } from './track-files.ts';
+import { masterFormatOf } from './master-files.ts';
 
 export const MIN_TRACK_SECONDS = 10;
 export const MAX_TRACK_SECONDS = 20 * 60;
@@ -41,7 +43,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
   const report: IngestReport = { ingested: [], unchanged: [], rejected: [] };
   const { entries, rejected } = readMetadata(dir);
   for (const [file, reason] of rejected) report.rejected.push({ file, reason: `metadata: ${reason}` });
-  const files = fs.readdirSync(dir).filter((f) => /\.mp3$/i.test(f)).sort();
+  const files = fs.readdirSync(dir).filter((f) => masterFormatOf(f) !== undefined).sort();
   for (const file of files) if (!entries.has(file) && !rejected.has(file)) report.rejected.push({ file, reason: 'no metadata entry (title and artist are required)' });
   for (const file of entries.keys()) if (!files.includes(file)) report.rejected.push({ file, reason: 'listed in the metadata but not in the folder' });
 
@@ -64,8 +66,17 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     }
   };
 
+  /** The analysis of a clip master, and the track's preview made from it. */
+  async function analyseWithPreview(clipMaster: string, durationSeconds: number) {
+    const { analysis, bytes } = await pool.analyse({ path: clipMaster });
+    const preview = await pool.clip({ path: clipMaster, analysis: bytes, durationSeconds: Math.min(PREVIEW_SECONDS, Math.floor(durationSeconds * 1000) / 1000) });
+    return { analysis, bytes, preview: preview.mp3 };
+  }
+
   async function prepareTrack(file: string, metadata: TrackMetadata): Promise<Prepared | undefined> {
     const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)));
+    // Before the hash: empty files all share one, and would be reported as copies of each other.
+    if (bytes.length === 0) throw new Error('empty file (0 bytes)');
     const sha = sha256Hex(bytes);
     const id = trackIdOf(sha);
     if (existing.has(id) || seen.has(id)) {
@@ -73,29 +84,39 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       return undefined;
     }
     seen.set(id, file);
-    let index;
+    const format = masterFormatOf(file)!;
+    // Files this call adds to the store: removed again if the track is rejected (no row will point at them).
+    const added: string[] = [];
+    const put = (content: Uint8Array, kind: StoreKind, extension?: string) => {
+      const sha256 = sha256Hex(content);
+      const file = storePath(storeDir, sha256, kind, extension);
+      if (!fs.existsSync(file)) added.push(file);
+      putFile(storeDir, content, kind, extension);
+      return sha256;
+    };
     try {
-      index = indexFrames(bytes);
-    } catch (err) {
-      throw new Error(`not a usable MP3: ${(err as Error).message}`);
-    }
-    const duration = index.totalSamples / index.sampleRate;
-    if (duration < MIN_TRACK_SECONDS) throw new Error(`too short: ${duration.toFixed(1)} s (minimum ${MIN_TRACK_SECONDS} s)`);
-    if (duration > MAX_TRACK_SECONDS) throw new Error(`too long: ${duration.toFixed(0)} s (maximum ${MAX_TRACK_SECONDS} s)`);
-    const audioFile = storePath(storeDir, sha, 'audio');
-    const stored = fs.existsSync(audioFile);
-    putFile(storeDir, bytes, 'audio');
-    try {
-      const { analysis, bytes: analysisBytes } = await pool.analyse({ path: audioFile });
-      const preview = await pool.clip({ path: audioFile, analysis: analysisBytes, durationSeconds: Math.min(PREVIEW_SECONDS, Math.floor(duration * 1000) / 1000) });
-      const previewSha = putFile(storeDir, preview.mp3, 'preview');
+      put(bytes, 'audio', format);
+      const masters = await pool.masters({ path: storePath(storeDir, sha, 'audio', format), format, minSeconds: MIN_TRACK_SECONDS, maxSeconds: MAX_TRACK_SECONDS });
+      const files = {
+        audio_sha256: sha,
+        audio_bytes: bytes.length,
+        audio_format: format,
+        clip_master_sha256: masters.clipMaster ? put(masters.clipMaster, 'master') : null,
+        download_sha256: masters.download ? put(masters.download, 'download') : null,
+        download_bytes: masters.download?.length ?? null,
+      };
+      const clipMaster = clipMasterPath(storeDir, files);
+      const duration = masters.durationSeconds;
+      const { analysis, bytes: analysisBytes, preview } = await analyseWithPreview(clipMaster, duration).catch((err: Error) => {
+        throw new Error(`analysis failed: ${err.message}`);
+      });
+      const previewSha = put(preview, 'preview');
       return {
         id,
         file,
         row: {
           id,
-          audio_sha256: sha,
-          audio_bytes: bytes.length,
+          ...files,
           preview_sha256: previewSha,
           title: metadata.title,
           artist: metadata.artist,
@@ -116,8 +137,8 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
         },
       };
     } catch (err) {
-      if (!stored) fs.rmSync(audioFile, { force: true }); // no row will point at it
-      throw new Error(`analysis failed: ${(err as Error).message}`);
+      for (const file of added) fs.rmSync(file, { force: true });
+      throw err;
     }
   }
 

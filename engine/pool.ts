@@ -6,7 +6,8 @@ import { Piscina } from 'piscina';
 import { EngineError, type EngineErrorCode } from './errors.ts';
 import { deserialiseAnalysis } from './analysis/serialise.ts';
 import type { Analysis } from './analysis/analyse.ts';
-import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, PlanTask, PlanValue, TaskResult, WarmValue } from './worker.ts';
+import type { AnalyseTask, AnalysisOfTrack, ClipTask, ClipValue, MastersTask, PlanTask, PlanValue, TaskResult, WarmValue } from './worker.ts';
+import type { Masters } from './masters/make-masters.ts';
 
 export interface EnginePoolOptions {
   /** Worker threads; default: the CPU count (audio work is CPU-bound, more threads only contend). */
@@ -19,6 +20,8 @@ export interface EnginePoolOptions {
 
 export interface EnginePool {
   analyse(task: AnalyseTask): Promise<{ analysis: Analysis; bytes: Uint8Array }>;
+  /** The clip master and full download of a delivered master (ingest). */
+  masters(task: MastersTask): Promise<Masters>;
   clip(task: ClipTask): Promise<ClipValue>;
   /** The plan the same clip task would follow: no audio is read unless the plan is a thin edit's, whose clip is made and heard, and returned too (worker.ts plan). */
   plan(task: PlanTask): Promise<PlanValue>;
@@ -86,6 +89,10 @@ export function createEnginePool(options: EnginePoolOptions = {}): EnginePool {
     async analyse(task) {
       const bytes = asBytes(await run<unknown>('analyse', task, transferable(task.mp3)));
       return { analysis: deserialiseAnalysis(bytes), bytes };
+    },
+    async masters(task) {
+      const value = await run<Masters>('masters', task);
+      return { ...value, clipMaster: value.clipMaster && asBytes(value.clipMaster), download: value.download && asBytes(value.download) };
     },
     async clip(task) {
       const value = await run<ClipValue>('clip', task, transferable(task.mp3));

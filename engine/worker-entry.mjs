@@ -6,6 +6,7 @@ register();
 const tasks = await import('./worker.ts');
 
 export const analyse = tasks.analyse;
+export const masters = tasks.masters;
 export const clip = tasks.clip;
 export const plan = tasks.plan;
 export const warm = tasks.warm;

@@ -14,12 +14,20 @@ import { type PlanGrid, planGrid } from './plan/grid.ts';
 import { isEngineError } from './errors.ts';
 import type { ClipMode, ClipPlan, ClipRequest } from './plan/plan.ts';
 import { warmPlans } from './warm-up.ts';
+import { makeMasters, type DurationLimits, type Masters } from './masters/make-masters.ts';
+import type { MasterFormat } from './masters/master-shape.ts';
 
 export type TaskResult<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string; details: Record<string, number> } };
 
 export interface AnalyseTask {
   mp3?: Uint8Array;
   path?: string;
+}
+
+/** A delivered master to read from `path` (not cached: it is read once, at ingest). */
+export interface MastersTask extends DurationLimits {
+  path: string;
+  format: MasterFormat;
 }
 
 /** A track's serialised analysis as a task carries it. */
@@ -117,6 +125,14 @@ export function analyse(task: AnalyseTask) {
     const { bytes, index } = await source(task);
     const analysis = serialiseAnalysis(analysePcm(await decodeAll(bytes, index)));
     return { value: analysis, buffers: [analysis.buffer] };
+  });
+}
+
+/** The clip master and full download of a delivered master (masters/make-masters.ts). */
+export function masters(task: MastersTask) {
+  return settle(async () => {
+    const value: Masters = await makeMasters(new Uint8Array(await fs.readFile(task.path)), task.format, task);
+    return { value, buffers: [value.clipMaster?.buffer, value.download?.buffer].filter((b) => b !== undefined) };
   });
 }
 

@@ -4,13 +4,13 @@ import { LRUCache } from 'lru-cache';
 import type { Sql } from '../db/connect.ts';
 import { TRACK_ID } from '../catalog/store.ts';
 import { isCurrentAnalysis } from '../engine/analysis/serialise.ts';
+import type { TrackFiles } from '../catalog/track-files.ts';
 
-export interface TrackRow {
+/** A present track: what the routes show of it, and its stored files (catalog/track-files.ts). */
+export interface TrackRow extends TrackFiles {
   id: string;
   title: string;
   duration_seconds: number;
-  audio_sha256: string;
-  audio_bytes: number;
   preview_sha256: string;
   peak_seconds: number;
 }
@@ -58,7 +58,8 @@ export function createTrackLookup(sql: Sql, reanalyse: ReanalyseAudio, maxAnalys
     ttl: ROW_TTL_MS,
     fetchMethod: async (id) => {
       const [row] = await sql<TrackRow[]>`
-        SELECT id, title, duration_seconds, audio_sha256, audio_bytes, preview_sha256, peak_seconds
+        SELECT id, title, duration_seconds, preview_sha256, peak_seconds,
+               audio_sha256, audio_bytes, audio_format, clip_master_sha256, download_sha256, download_bytes
           FROM tracks WHERE id = ${id} AND removed_at IS NULL`;
       return row; // undefined (not found) is not cached
     },

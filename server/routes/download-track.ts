@@ -11,7 +11,7 @@ import type { ClipValue } from '../../engine/worker.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
 import { CLIP_MODES, PLAN_SAMPLE_RATE, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
-import { storePath } from '../../catalog/store.ts';
+import { clipMasterPath, fullDownload } from '../../catalog/track-files.ts';
 
 const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds', 'mode'];
 
@@ -102,17 +102,18 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
     },
     async handle({ prepared }): Promise<Reply> {
       const { track, mode, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
-      const audioPath = storePath(deps.storeDir, track.audio_sha256, 'audio');
       if (durationSeconds === undefined) {
+        // An MP3 original byte for byte; a WAV or FLAC original's 320 kbps MP3.
         return {
           status: 200,
           headers: { ...commonHeaders(track), 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
           body: '',
-          file: { path: audioPath, size: track.audio_bytes },
+          file: fullDownload(deps.storeDir, track),
           license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
         };
       }
       const key = clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds);
+      const audioPath = clipMasterPath(deps.storeDir, track);
       const analysis = await deps.tracks.analysis(track);
       let clip;
       try {
