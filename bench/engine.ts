@@ -1,7 +1,8 @@
 // Engine speed: decode (x realtime), analysis (ms per minute of audio), encode (x realtime, each
 // candidate encoder), and end-to-end 30 s clips from a 3.5-minute track with the analysis cached,
 // against `ffmpeg -ss S -t 30 -i track.mp3 -c:a libmp3lame -b:a 128k` (cut + re-encode, no
-// analysis) timed in the same run when ffmpeg is installed.
+// analysis) timed in the same run when ffmpeg is installed; then 30 s clips from a 320 kbps MP3
+// master and a FLAC master, spliced from their clip masters, against ffmpeg cutting those masters.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,12 +25,15 @@ import { timeTasks } from './timing.ts';
 import { firstPlansLines } from './first-plans.ts';
 import { median } from './rounds.ts';
 import { machineLine } from './machine.ts';
+import { masterClipLines } from './master-clips.ts';
 
 const TRACK_SECONDS = 210;
 const CLIP_SECONDS = 30;
 /** Idle time between clips in the idle-gap timing: a lightly loaded API's worker (the decoder is reset in the gaps). */
 const IDLE_GAP_MS = 20;
 const IDLE_GAP_RUNS = 20;
+/** ENGINE_PARTS=masters runs only the clips from masters of other formats (master-clips.ts). */
+const PARTS = new Set((process.env.ENGINE_PARTS ?? 'all,masters').split(','));
 
 /** Median time of `make` when each call follows IDLE_GAP_MS of idle time (tinybench runs them back to back). */
 async function p50WithIdleGaps(make: () => Promise<unknown>): Promise<number> {
@@ -62,8 +66,18 @@ function hasFfmpeg(): boolean {
 
 export async function benchEngine(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-bench-engine-'));
-  const file = path.join(dir, 'track.mp3');
   const mono = climaxPiece(126, TRACK_SECONDS, 120);
+  try {
+    const lines = PARTS.has('all') ? await engineLines(dir, mono) : [machineLine()];
+    if (PARTS.has('masters')) lines.push(...(await masterClipLines(dir, mono, mono, hasFfmpeg())));
+    return lines.join('\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function engineLines(dir: string, mono: Float32Array): Promise<string[]> {
+  const file = path.join(dir, 'track.mp3');
   const track = await encodeGaplessMp3(mono, mono);
   fs.writeFileSync(file, track);
   const index = indexFrames(track);
@@ -151,9 +165,8 @@ export async function benchEngine(): Promise<string> {
     } else {
       lines.push('ffmpeg not installed: no reference ratio (apt-get install ffmpeg)');
     }
-    return lines.join('\n');
+    return lines;
   } finally {
     await pool.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
