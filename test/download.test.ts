@@ -8,7 +8,11 @@ import { API, call, rawPost } from './support/http.ts';
 import { climaxPiece, drumPattern } from './support/synth.ts';
 import { decodeMp3 } from './support/audio.ts';
 import { ingestSignals } from './support/ingest.ts';
-import { removeTrack } from '../catalog/ingest.ts';
+import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
+import { fullDownload, originalPath, type TrackFiles } from '../catalog/track-files.ts';
+import { indexFrames } from '../engine/mp3/frame-index.ts';
+import { parseFrameHeader } from '../engine/mp3/frame-header.ts';
+import { wavBytes } from './support/master-files.ts';
 import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
@@ -301,4 +305,34 @@ test('a full engine queue is a 503 with Retry-After, and costs nothing', async (
   } finally {
     await busy.stop();
   }
+});
+
+test('a WAV master: the full download is the 320 kbps MP3 made from it, a clip is cut from its clip master; one credit each', async () => {
+  const key = await server.newKey('starter');
+  const dir = fs.mkdtempSync(path.join(server.dataDir, 'wav-in-'));
+  const signal = drumPattern(110, 24);
+  fs.writeFileSync(path.join(dir, 'drums.wav'), wavBytes([signal, signal], 44100, 'pcm24'));
+  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'drums.wav', title: 'Drums (WAV)', artist: 'Test' }]));
+  const storeDir = path.join(server.dataDir, 'catalog');
+  const report = await ingestFolder({ sql: server.service.database.sql, pool: server.service.engine, dir, storeDir });
+  assert.deepEqual(report.rejected, []);
+  const [row] = await server.service.database.sql<TrackFiles[]>`SELECT * FROM tracks WHERE id = ${report.ingested[0].id}`;
+  const before = await balance(key);
+
+  const full = await download(key, { track_id: report.ingested[0].id });
+  assert.equal(full.status, 200);
+  assert.equal(full.headers.get('content-type'), 'audio/mpeg');
+  assert.match(full.headers.get('content-disposition')!, /filename="Drums \(WAV\)\.mp3"/);
+  const expected = fullDownload(storeDir, row);
+  assert.notEqual(expected.path, originalPath(storeDir, row));
+  assert.ok(Buffer.from(full.bytes).equals(fs.readFileSync(expected.path)), 'the 320 kbps MP3 made at ingest, not the WAV');
+  const index = indexFrames(full.bytes);
+  assert.equal(parseFrameHeader(full.bytes, index.offsets[0])!.bitrateKbps, 320);
+  assert.equal(index.totalSamples, 24 * 44100);
+
+  const clip = await download(key, { track_id: report.ingested[0].id, duration_seconds: 12.5 });
+  assert.equal(clip.status, 200);
+  assert.equal((await decodeMp3(clip.bytes)).channels[0].length, 12.5 * 44100);
+  assert.equal(await balance(key), before - 2);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
