@@ -1,20 +1,15 @@
-// Ingestion of a folder of masters (MP3, WAV, FLAC) with a metadata sidecar: every file validated
-// (its format, not corrupt, 10 s to 20 min), kept as delivered, given a clip master (and, for WAV
-// and FLAC, a full-download MP3) in the engine's pool, analysed from its clip master, given a
-// 30 s preview, stored content-addressed; then all accepted tracks are written in one
-// transaction. Re-running on the same folder changes nothing (ids come from the original's hash).
+// Ingestion of a folder of masters (MP3, WAV, FLAC) with a metadata sidecar: every new file made
+// into its row (track-row.ts: validated, stored, given its clip master, analysed, previewed), a
+// refused one reported with its reason; then all accepted tracks are written in one transaction.
+// Re-running on the same folder changes nothing (ids come from the original's hash).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
 import { readMetadata, type TrackMetadata } from './metadata.ts';
-import { putFile, sha256Hex, storePath, trackIdOf, type StoreKind } from './store.ts';
-import { clipMasterPath } from './track-files.ts';
+import { sha256Hex, trackIdOf } from './store.ts';
 import { masterFormatOf } from './master-files.ts';
-
-export const MIN_TRACK_SECONDS = 10;
-export const MAX_TRACK_SECONDS = 20 * 60;
-export const PREVIEW_SECONDS = 30;
+import { trackRow } from './track-row.ts';
 
 export interface IngestReport {
   ingested: { id: string; file: string; title: string }[];
@@ -66,13 +61,6 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     }
   };
 
-  /** The analysis of a clip master, and the track's preview made from it. */
-  async function analyseWithPreview(clipMaster: string, durationSeconds: number) {
-    const { analysis, bytes } = await pool.analyse({ path: clipMaster });
-    const preview = await pool.clip({ path: clipMaster, analysis: bytes, durationSeconds: Math.min(PREVIEW_SECONDS, Math.floor(durationSeconds * 1000) / 1000) });
-    return { analysis, bytes, preview: preview.mp3 };
-  }
-
   async function prepareTrack(file: string, metadata: TrackMetadata): Promise<Prepared | undefined> {
     const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)));
     // Before the hash: empty files all share one, and would be reported as copies of each other.
@@ -84,62 +72,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       return undefined;
     }
     seen.set(id, file);
-    const format = masterFormatOf(file)!;
-    // Files this call adds to the store: removed again if the track is rejected (no row will point at them).
-    const added: string[] = [];
-    const put = (content: Uint8Array, kind: StoreKind, extension?: string) => {
-      const sha256 = sha256Hex(content);
-      const file = storePath(storeDir, sha256, kind, extension);
-      if (!fs.existsSync(file)) added.push(file);
-      putFile(storeDir, content, kind, extension);
-      return sha256;
-    };
-    try {
-      put(bytes, 'audio', format);
-      const masters = await pool.masters({ path: storePath(storeDir, sha, 'audio', format), format, minSeconds: MIN_TRACK_SECONDS, maxSeconds: MAX_TRACK_SECONDS });
-      const files = {
-        audio_sha256: sha,
-        audio_bytes: bytes.length,
-        audio_format: format,
-        clip_master_sha256: masters.clipMaster ? put(masters.clipMaster, 'master') : null,
-        download_sha256: masters.download ? put(masters.download, 'download') : null,
-        download_bytes: masters.download?.length ?? null,
-      };
-      const clipMaster = clipMasterPath(storeDir, files);
-      const duration = masters.durationSeconds;
-      const { analysis, bytes: analysisBytes, preview } = await analyseWithPreview(clipMaster, duration).catch((err: Error) => {
-        throw new Error(`analysis failed: ${err.message}`);
-      });
-      const previewSha = put(preview, 'preview');
-      return {
-        id,
-        file,
-        row: {
-          id,
-          ...files,
-          preview_sha256: previewSha,
-          title: metadata.title,
-          artist: metadata.artist,
-          duration_seconds: duration,
-          bpm: metadata.bpm ?? Math.round(analysis.tempoBpm * 10) / 10,
-          key: metadata.key ?? analysis.key,
-          genre: metadata.genre ?? null,
-          subgenres: metadata.subgenres ?? [],
-          moods: metadata.moods ?? [],
-          instruments: metadata.instruments ?? [],
-          has_vocals: metadata.has_vocals ?? null,
-          energy_level: metadata.energy_level ?? analysis.energyLevel,
-          description: metadata.description ?? '',
-          peak_seconds: analysis.peakSeconds,
-          timbre: analysis.timbre ?? null,
-          analysis: Buffer.from(analysisBytes.buffer, analysisBytes.byteOffset, analysisBytes.byteLength),
-          source_file: file,
-        },
-      };
-    } catch (err) {
-      for (const file of added) fs.rmSync(file, { force: true });
-      throw err;
-    }
+    return { id, file, row: await trackRow({ pool, storeDir }, { file, format: masterFormatOf(file)!, bytes, sha256: sha, metadata }) };
   }
 
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? pool.status().threads) }, worker));
