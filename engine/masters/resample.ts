@@ -4,15 +4,17 @@
 // Sample 0 of the output is sample 0 of the input: a time in the original is the same time in the
 // resampled audio, which is what keeps clips and hit points exact against the original's timeline.
 
-/** Zero crossings of the sinc on each side of a tap set: with KAISER_BETA, a tone well inside the passband comes out ~90 dB clean, at ~3 ms per second of audio per channel. */
-const HALF_ZERO_CROSSINGS = 12;
-const KAISER_BETA = 8;
 /**
- * The passband's edge as a fraction of the lower Nyquist frequency: the transition band starts
- * there, so what lies above the output's Nyquist is attenuated before it could fold back. The
- * passband reaches 20.9 kHz at 44.1 kHz, above LAME's ~17 kHz lowpass at 128 kbps.
+ * Zero crossings of the sinc on each side of a tap set. With KAISER_BETA the transition band is
+ * about 5.7 kHz wide at 48 kHz in, centred on PASSBAND_FRACTION of the lower Nyquist: flat to
+ * ~17 kHz (what LAME keeps at 128 kbps), ~85 dB down from ~22.7 kHz, so a 48 kHz master's content
+ * above 22.05 kHz does not fold back (test/engine/masters.test.ts). About 5 ms per second of
+ * audio per channel.
  */
-const PASSBAND_FRACTION = 0.95;
+const HALF_ZERO_CROSSINGS = 20;
+const KAISER_BETA = 8;
+/** The filter's cutoff (its half-amplitude point) as a fraction of the lower Nyquist frequency. */
+const PASSBAND_FRACTION = 0.9;
 
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
