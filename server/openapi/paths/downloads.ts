@@ -26,7 +26,7 @@ export const downloadPaths: Record<string, PathItemObject> = {
     post: keyedOperation({
       operationId: 'downloadTrack',
       summary: 'Download a track in full, or a clip cut on musical boundaries',
-      description: 'Without `duration_seconds`: the stored file, streamed. With it: a clip of that length (`mode` `segment`, `edit` or `loop`). '
+      description: 'Without `duration_seconds`: the full track as an MP3, streamed (an MP3 master byte for byte as delivered, a WAV or FLAC master as its 320 kbps MP3). With it: a clip of that length (`mode` `segment`, `edit` or `loop`). '
         + 'Validation (400), an unknown or removed track (404) and a duration longer than the track (400 with `feasible_range`) cost nothing; '
         + 'a hit point the peak cannot reach is a 400 with `feasible_range`. A full audio engine is a 503 with `Retry-After: 1`. '
         + 'Send an `Idempotency-Key` to retry safely: a replay makes the same bytes again, uncharged.',
