@@ -8,7 +8,8 @@ import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
 import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { readMetadata, type TrackMetadata } from './metadata.ts';
-import { putFile, sha256Hex, storePath, trackIdOf } from './store.ts';
+import { sha256Hex, trackIdOf } from './store.ts';
+import type { CatalogStorage } from './storage/catalog-storage.ts';
 
 export const MIN_TRACK_SECONDS = 10;
 export const MAX_TRACK_SECONDS = 20 * 60;
@@ -24,7 +25,8 @@ export interface IngestOptions {
   sql: Sql;
   pool: EnginePool;
   dir: string;
-  storeDir: string;
+  /** Where the audio and previews are stored (storage/open-storage.ts). */
+  storage: CatalogStorage;
   /** Parallel files (default: the pool's threads). */
   concurrency?: number;
   onProgress?: (done: number, total: number, file: string) => void;
@@ -37,7 +39,7 @@ interface Prepared {
 }
 
 export async function ingestFolder(options: IngestOptions): Promise<IngestReport> {
-  const { sql, pool, dir, storeDir } = options;
+  const { sql, pool, dir, storage } = options;
   const report: IngestReport = { ingested: [], unchanged: [], rejected: [] };
   const { entries, rejected } = readMetadata(dir);
   for (const [file, reason] of rejected) report.rejected.push({ file, reason: `metadata: ${reason}` });
@@ -82,13 +84,13 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
     const duration = index.totalSamples / index.sampleRate;
     if (duration < MIN_TRACK_SECONDS) throw new Error(`too short: ${duration.toFixed(1)} s (minimum ${MIN_TRACK_SECONDS} s)`);
     if (duration > MAX_TRACK_SECONDS) throw new Error(`too long: ${duration.toFixed(0)} s (maximum ${MAX_TRACK_SECONDS} s)`);
-    const audioFile = storePath(storeDir, sha, 'audio');
-    const stored = fs.existsSync(audioFile);
-    putFile(storeDir, bytes, 'audio');
+    const stored = await storage.has(sha, 'audio');
+    await storage.put(bytes, 'audio');
     try {
+      const audioFile = await storage.localPath(sha, 'audio');
       const { analysis, bytes: analysisBytes } = await pool.analyse({ path: audioFile });
       const preview = await pool.clip({ path: audioFile, analysis: analysisBytes, durationSeconds: Math.min(PREVIEW_SECONDS, Math.floor(duration * 1000) / 1000) });
-      const previewSha = putFile(storeDir, preview.mp3, 'preview');
+      const previewSha = await storage.put(preview.mp3, 'preview');
       return {
         id,
         file,
@@ -116,7 +118,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
         },
       };
     } catch (err) {
-      if (!stored) fs.rmSync(audioFile, { force: true }); // no row will point at it
+      if (!stored) await storage.remove(sha, 'audio'); // no row will point at it
       throw new Error(`analysis failed: ${(err as Error).message}`);
     }
   }

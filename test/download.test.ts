@@ -21,7 +21,7 @@ async function ingestInto(target: TestServer, files: Record<string, Float32Array
   await ingestSignals({
     sql: target.service.database.sql,
     pool: target.service.engine,
-    storeDir: path.join(target.dataDir, 'catalog'),
+    storage: target.service.storage,
     tracks: Object.entries(files).map(([file, signal]) => ({ file, signal, metadata: { title: titles[file], artist: 'Test' } })),
   });
   const rows = await target.service.database.sql`SELECT id, source_file, audio_sha256, preview_sha256, audio_bytes, duration_seconds FROM tracks`;
