@@ -1,27 +1,16 @@
-// The content-addressed catalog store: files named by their SHA-256 under DATA_DIR/catalog,
-// written atomically (temporary file, then rename), never modified afterwards.
-import fs from 'node:fs';
+// The catalog's content addresses: objects are named by the SHA-256 of their bytes (storage/
+// keeps them), and a track's id is made from its audio's.
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { objectName, type StoredKind } from './storage/catalog-storage.ts';
 
 export function sha256Hex(bytes: Uint8Array): string {
   return crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
-export function storePath(storeDir: string, sha256: string, kind: 'audio' | 'preview'): string {
-  return path.join(storeDir, kind, sha256.slice(0, 2), `${sha256}.mp3`);
-}
-
-/** Stores the bytes (once); returns their SHA-256. */
-export function putFile(storeDir: string, bytes: Uint8Array, kind: 'audio' | 'preview'): string {
-  const sha256 = sha256Hex(bytes);
-  const file = storePath(storeDir, sha256, kind);
-  if (fs.existsSync(file)) return sha256;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(temporary, bytes);
-  fs.renameSync(temporary, file);
-  return sha256;
+/** The file of an object in a store directory (DATA_DIR/catalog), laid out as storage/catalog-storage.ts names objects. */
+export function storePath(storeDir: string, sha256: string, kind: StoredKind): string {
+  return path.join(storeDir, objectName(sha256, kind));
 }
 
 export function trackIdOf(audioSha256: string): string {

@@ -9,7 +9,7 @@ import { climaxPiece, drumPattern } from './support/synth.ts';
 import { decodeMp3 } from './support/audio.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { removeTrack } from '../catalog/ingest.ts';
-import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
+import { storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { previewSignature, signedPreviewUrl } from '../server/previews.ts';
@@ -200,7 +200,7 @@ test('slow clients hold a bounded buffer: 16 stalled downloads of a 24 MB track 
   // stored and listed as the catalog would, without analysing 25 min of audio.
   const stored = fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), tracks['climax.mp3'].audio_sha256, 'audio'));
   const long = Buffer.concat(Array.from({ length: Math.ceil((24 << 20) / stored.length) }, () => stored));
-  const sha = putFile(path.join(server.dataDir, 'catalog'), long, 'audio');
+  const sha = await server.service.storage.put(long, 'audio');
   const sql = server.service.database.sql;
   await sql`
     INSERT INTO tracks (id, audio_sha256, audio_bytes, preview_sha256, title, artist, duration_seconds, peak_seconds, analysis)

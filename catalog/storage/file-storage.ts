@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { type CatalogStorage, objectName, StoredObjectMissing } from './catalog-storage.ts';
-import { sha256Hex } from '../store.ts';
+import { type CatalogStorage, objectName, StoredObjectMissing, type StoredKind } from './catalog-storage.ts';
+import { sha256Hex, storePath } from '../store.ts';
 
 /** Writes `bytes` to `file` through a temporary file beside it, so `file` appears whole or not at all. */
 export async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
@@ -15,7 +15,7 @@ export async function writeAtomically(file: string, bytes: Uint8Array): Promise<
 }
 
 export function fileStorage(storeDir: string): CatalogStorage {
-  const fileOf = (sha256: string, kind: Parameters<CatalogStorage['put']>[1]) => path.join(storeDir, objectName(sha256, kind));
+  const fileOf = (sha256: string, kind: StoredKind) => storePath(storeDir, sha256, kind);
   const exists = (file: string) => fs.promises.access(file).then(() => true, () => false);
   return {
     description: `files in ${storeDir}`,
