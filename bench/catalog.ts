@@ -15,6 +15,7 @@ import { spawnServer } from '../test/support/server.ts';
 import { scratchDatabase } from './scratch-database.ts';
 import { machineLine } from './machine.ts';
 import { masterIngestLines } from './master-ingest.ts';
+import { fileStorage } from '../catalog/storage/file-storage.ts';
 
 const TRACKS = 8;
 /** Songs of the catalog delivered again in each master format. */
@@ -36,7 +37,7 @@ export async function benchCatalog(): Promise<string> {
     const audioSeconds = tracks.reduce((n, t) => n + t.ground_truth.duration_seconds, 0);
 
     started = performance.now();
-    const report = await ingestFolder({ sql, pool, dir, storeDir: path.join(root, 'store') });
+    const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(path.join(root, 'store')) });
     const ingestSeconds = (performance.now() - started) / 1000;
     if (report.ingested.length !== TRACKS) throw new Error(`ingested ${report.ingested.length}/${TRACKS}: ${JSON.stringify(report.rejected)}`);
 

@@ -8,6 +8,7 @@ import { spreadHitPoint } from '../engine/hit-point-spread.ts';
 import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { clipMasterPath } from '../catalog/track-files.ts';
+import { fileStorage } from '../catalog/storage/file-storage.ts';
 import { withBenchServer } from './bench-server.ts';
 import { cpuShareMeter, machineLine } from './machine.ts';
 import { timeTasks } from './timing.ts';
@@ -72,12 +73,12 @@ export async function benchDownload(): Promise<string> {
       };
 
       // Engine only: the same work, the pool called in this process.
-      const storeDir = path.join(dataDir, 'catalog');
+      const storage = fileStorage(path.join(dataDir, 'catalog'));
       let engineCounter = 10_000;
       const engineOnly = async () => (await timeTasks({
-        'engine clip': () => {
+        'engine clip': async () => {
           const track = tracks[engineCounter % tracks.length];
-          return pool.clip({ path: clipMasterPath(storeDir, track), analysis: new Uint8Array(track.analysis), durationSeconds: CLIP_SECONDS, hitPointSeconds: feasibleHit(track, engineCounter++) });
+          return pool.clip({ path: await clipMasterPath(storage, track), analysis: new Uint8Array(track.analysis), durationSeconds: CLIP_SECONDS, hitPointSeconds: feasibleHit(track, engineCounter++) });
         },
       }, 20)).get('engine clip')!;
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Sql } from '../db/connect.ts';
 import type { EnginePool } from '../engine/pool.ts';
 import { ingestFolder } from '../catalog/ingest.ts';
+import { fileStorage } from '../catalog/storage/file-storage.ts';
 import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { decodeAll } from '../engine/mp3/decode.ts';
 import { encodeGaplessMp3 } from '../engine/mp3/encode.ts';
@@ -42,7 +43,7 @@ export async function masterIngestLines(options: { sql: Sql; pool: EnginePool; r
   const lines: string[] = [];
   for (const [label, dir] of folders) {
     const started = performance.now();
-    const report = await ingestFolder({ sql: options.sql, pool: options.pool, dir, storeDir: path.join(root, `store-${path.basename(dir)}`) });
+    const report = await ingestFolder({ sql: options.sql, pool: options.pool, dir, storage: fileStorage(path.join(root, `store-${path.basename(dir)}`)) });
     const seconds = (performance.now() - started) / 1000;
     if (report.ingested.length !== entries.length) throw new Error(`${label}: ingested ${report.ingested.length}/${entries.length}: ${JSON.stringify(report.rejected)}`);
     lines.push(`ingest ${entries.length} songs as ${label}: ${seconds.toFixed(1)} s = ${(audioSeconds / seconds).toFixed(1)}x realtime`);

@@ -9,6 +9,7 @@ import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
 import { progressBar } from './progress.ts';
 import { runCommand, usageError } from '../db/command-line.ts';
+import { openCatalogStorage, storageLocation } from './storage/open-storage.ts';
 
 const USAGE = `usage:
   npm run catalog -- generate [--tracks N] [--seed S] [--out DIR]   render a demo catalog folder (MP3s + metadata.json)
@@ -46,14 +47,16 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const pool = createEnginePool({ threads: config.workers });
+    const storage = await openCatalogStorage(storageLocation(), config.dataDir);
     try {
-      const report = await ingestFolder({ sql: db.sql, pool, dir: path.resolve(argument), storeDir: path.join(config.dataDir, 'catalog'), onProgress: progressBar('ingesting') });
+      const report = await ingestFolder({ sql: db.sql, pool, dir: path.resolve(argument), storage, onProgress: progressBar('ingesting') });
       for (const t of report.ingested) console.log(`ingested  ${t.id}  ${t.file}`);
       for (const t of report.unchanged) console.log(`unchanged ${t.id}  ${t.file}`);
       for (const t of report.rejected) console.log(`rejected  ${t.file}: ${t.reason}`);
       console.log(`${report.ingested.length} ingested, ${report.unchanged.length} unchanged, ${report.rejected.length} rejected`);
       return report.rejected.length ? 3 : 0;
     } finally {
+      await storage.close();
       await pool.close();
     }
   } finally {

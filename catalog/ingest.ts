@@ -10,6 +10,7 @@ import { readMetadata, type TrackMetadata } from './metadata.ts';
 import { sha256Hex, trackIdOf } from './store.ts';
 import { masterFormatOf } from './master-files.ts';
 import { trackRow } from './track-row.ts';
+import type { CatalogStorage } from './storage/catalog-storage.ts';
 
 export interface IngestReport {
   ingested: { id: string; file: string; title: string }[];
@@ -21,7 +22,8 @@ export interface IngestOptions {
   sql: Sql;
   pool: EnginePool;
   dir: string;
-  storeDir: string;
+  /** Where the originals, clip masters, downloads and previews are stored (storage/open-storage.ts). */
+  storage: CatalogStorage;
   /** Parallel files (default: the pool's threads). */
   concurrency?: number;
   onProgress?: (done: number, total: number, file: string) => void;
@@ -34,7 +36,7 @@ interface Prepared {
 }
 
 export async function ingestFolder(options: IngestOptions): Promise<IngestReport> {
-  const { sql, pool, dir, storeDir } = options;
+  const { sql, pool, dir, storage } = options;
   const report: IngestReport = { ingested: [], unchanged: [], rejected: [] };
   const { entries, rejected } = readMetadata(dir);
   for (const [file, reason] of rejected) report.rejected.push({ file, reason: `metadata: ${reason}` });
@@ -72,7 +74,7 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       return undefined;
     }
     seen.set(id, file);
-    return { id, file, row: await trackRow({ pool, storeDir }, { file, format: masterFormatOf(file)!, bytes, sha256: sha, metadata }) };
+    return { id, file, row: await trackRow({ pool, storage }, { file, format: masterFormatOf(file)!, bytes, sha256: sha, metadata }) };
   }
 
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? pool.status().threads) }, worker));

@@ -1,12 +1,12 @@
 // One new master made into its catalog row: kept as delivered, its clip master (and, for WAV and
 // FLAC, its full-download MP3) made in the engine's pool, analysed from the clip master, given a
 // 30 s preview, all stored content-addressed. A master refused on the way leaves nothing in the
-// store that it added (no row will point at it).
-import fs from 'node:fs';
+// storage that it added (no row will point at it).
 import type { EnginePool } from '../engine/pool.ts';
 import type { MasterFormat } from '../engine/masters/master-shape.ts';
 import type { TrackMetadata } from './metadata.ts';
-import { putFile, sha256Hex, storePath, trackIdOf, type StoreKind } from './store.ts';
+import { sha256Hex, trackIdOf } from './store.ts';
+import type { CatalogStorage, StoredKind } from './storage/catalog-storage.ts';
 import { clipMasterPath } from './track-files.ts';
 
 export const MIN_TRACK_SECONDS = 10;
@@ -29,35 +29,36 @@ async function analyseWithPreview(pool: EnginePool, clipMaster: string, duration
   return { analysis, bytes, preview: preview.mp3 };
 }
 
-export async function trackRow(deps: { pool: EnginePool; storeDir: string }, master: NewMaster): Promise<Record<string, unknown>> {
-  const { pool, storeDir } = deps;
+export async function trackRow(deps: { pool: EnginePool; storage: CatalogStorage }, master: NewMaster): Promise<Record<string, unknown>> {
+  const { pool, storage } = deps;
   const { file, format, bytes, sha256, metadata } = master;
-  // Files this call adds to the store: removed again if the master is refused.
-  const added: string[] = [];
-  const put = (content: Uint8Array, kind: StoreKind, extension?: string) => {
-    const stored = storePath(storeDir, sha256Hex(content), kind, extension);
-    if (!fs.existsSync(stored)) added.push(stored);
-    return putFile(storeDir, content, kind, extension);
+  // Objects this call adds to the storage: removed again if the master is refused.
+  const added: [string, StoredKind, string | undefined][] = [];
+  const put = async (content: Uint8Array, kind: StoredKind, extension?: string) => {
+    const contentSha256 = sha256Hex(content);
+    if (!(await storage.has(contentSha256, kind, extension))) added.push([contentSha256, kind, extension]);
+    return storage.put(content, kind, extension);
   };
   try {
-    put(bytes, 'audio', format);
-    const masters = await pool.masters({ path: storePath(storeDir, sha256, 'audio', format), format, minSeconds: MIN_TRACK_SECONDS, maxSeconds: MAX_TRACK_SECONDS });
+    await put(bytes, 'audio', format);
+    const original = await storage.localPath(sha256, 'audio', format);
+    const masters = await pool.masters({ path: original, format, minSeconds: MIN_TRACK_SECONDS, maxSeconds: MAX_TRACK_SECONDS });
     const files = {
       audio_sha256: sha256,
       audio_bytes: bytes.length,
       audio_format: format,
-      clip_master_sha256: masters.clipMaster ? put(masters.clipMaster, 'master') : null,
-      download_sha256: masters.download ? put(masters.download, 'download') : null,
+      clip_master_sha256: masters.clipMaster ? await put(masters.clipMaster, 'master') : null,
+      download_sha256: masters.download ? await put(masters.download, 'download') : null,
       download_bytes: masters.download?.length ?? null,
     };
     const duration = masters.durationSeconds;
-    const { analysis, bytes: analysisBytes, preview } = await analyseWithPreview(pool, clipMasterPath(storeDir, files), duration).catch((err: Error) => {
+    const { analysis, bytes: analysisBytes, preview } = await analyseWithPreview(pool, await clipMasterPath(storage, files), duration).catch((err: Error) => {
       throw new Error(`analysis failed: ${err.message}`);
     });
     return {
       id: trackIdOf(sha256),
       ...files,
-      preview_sha256: put(preview, 'preview'),
+      preview_sha256: await put(preview, 'preview'),
       title: metadata.title,
       artist: metadata.artist,
       duration_seconds: duration,
@@ -76,7 +77,7 @@ export async function trackRow(deps: { pool: EnginePool; storeDir: string }, mas
       source_file: file,
     };
   } catch (err) {
-    for (const stored of added) fs.rmSync(stored, { force: true });
+    for (const [addedSha256, kind, extension] of added) await storage.remove(addedSha256, kind, extension);
     throw err;
   }
 }

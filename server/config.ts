@@ -2,6 +2,7 @@
 import os from 'node:os';
 import { databaseLocation, integerFromEnvironment as intFromEnv } from '../db/environment.ts';
 import { clockAhead, type WindowClock } from '../billing/window-clock.ts';
+import { storageLocation, type StorageLocation } from '../catalog/storage/open-storage.ts';
 
 export interface Config {
   port: number;
@@ -27,6 +28,8 @@ export interface Config {
   metrics: 'main' | number | undefined;
   /** The clock rate-limit windows are counted on: the real one, or RATE_LIMIT_CLOCK_OFFSET_MS ahead (tests). */
   windowClock: WindowClock;
+  /** Where the catalog's audio lives: DATA_DIR, or the bucket STORAGE_URL names (catalog/storage/open-storage.ts). */
+  storage: StorageLocation;
 }
 
 /** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
@@ -49,5 +52,6 @@ export function loadConfig(): Config {
     licenseSigningKey: process.env.LICENSE_SIGNING_KEY || undefined,
     metrics: process.env.METRICS_PORT ? intFromEnv('METRICS_PORT', 0, 0) : process.env.METRICS === '1' ? 'main' : undefined,
     windowClock: clockAhead(intFromEnv('RATE_LIMIT_CLOCK_OFFSET_MS', 0, 0)),
+    storage: storageLocation(),
   };
 }

@@ -36,7 +36,7 @@ async function main() {
 
   const demoKey = await ensureDemoKey(service.database.sql, config.dataDir);
   const signIn = await ensureDemoAccount(service.database.sql, config.dataDir);
-  await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, dataDir: config.dataDir, tracks: config.demoTracks });
+  await ensureDemoCatalog({ sql: service.database.sql, pool: service.engine, storage: service.storage, dataDir: config.dataDir, tracks: config.demoTracks });
   // The service already answers; the banner waits for warm threads, so a load test started on it
   // (or the first users after a deploy) meets the plans' steady speed.
   await warmEngine(service.database.sql, service.engine, logger, config.engineWarmupPlans, () => signals > 0);

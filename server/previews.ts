@@ -2,21 +2,8 @@
 // an HMAC-SHA256 of "id.exp" with the preview secret, so links cannot be forged or extended;
 // expired or wrong signatures are 403. Range requests (206/416), ETag and Cache-Control.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 
 export const PREVIEW_LINK_SECONDS = 24 * 60 * 60;
-
-/** PREVIEW_SECRET, or a secret generated once and kept in DATA_DIR/preview-secret. */
-export function previewSecret(configured: string | undefined, dataDir: string): string {
-  if (configured) return configured;
-  const file = path.join(dataDir, 'preview-secret');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  const secret = crypto.randomBytes(32).toString('base64url');
-  fs.mkdirSync(dataDir, { recursive: true });
-  fs.writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
-}
 
 export function previewSignature(secret: string, trackId: string, expires: number): string {
   return crypto.createHmac('sha256', secret).update(`${trackId}.${expires}`).digest('base64url');

@@ -20,7 +20,7 @@ import { createTrackLookup } from './tracks.ts';
 import { reanalyseStoredAudio } from '../catalog/reanalyse.ts';
 import { clipPlanEndpoint } from './routes/clip-plan.ts';
 import { createClipCache } from './clip-cache.ts';
-import { previewSecret } from './previews.ts';
+import { loadPreviewSecret } from '../catalog/preview-secret.ts';
 import { searchEndpoint } from './routes/search.ts';
 import { similarTracksEndpoint } from './routes/similar-tracks.ts';
 import { trackAnalysisEndpoint } from './routes/track-analysis.ts';
@@ -35,7 +35,8 @@ import { createMetrics, metricsRoute, serveMetricsApart } from './observability/
 import { registerSourceMetrics } from './observability/source-metrics.ts';
 import { timedEngine } from './observability/timed-engine.ts';
 import { createRequestObserver } from './observability/request-observer.ts';
-import path from 'node:path';
+import { openCatalogStorage } from '../catalog/storage/open-storage.ts';
+import type { CatalogStorage } from '../catalog/storage/catalog-storage.ts';
 
 export interface Service {
   port: number;
@@ -43,6 +44,8 @@ export interface Service {
   previewSecret: string;
   database: Database;
   engine: EnginePool;
+  /** Where the catalog's audio and previews are stored (and ingested to). */
+  storage: CatalogStorage;
   admitter: Admitter;
   /** The port of GET /metrics when it has its own (METRICS_PORT). */
   metricsPort: number | undefined;
@@ -76,10 +79,10 @@ export async function startService(config: Config, logger: Logger = createLogger
   const later = createSettleLater(log);
   const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), processId: registration.id, later };
   const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };
-  const storeDir = path.join(config.dataDir, 'catalog');
-  const tracks = createTrackLookup(sql, (sha256) => reanalyseStoredAudio({ sql, engine, storeDir }, sha256));
-  const secret = previewSecret(config.previewSecret, config.dataDir);
-  const clips = createClipCache(config.clipCacheBytes);
+  const storage = await openCatalogStorage(config.storage, config.dataDir);
+  const tracks = createTrackLookup(sql, (sha256) => reanalyseStoredAudio({ sql, engine, storage }, sha256));
+  const secret = await loadPreviewSecret(sql, config.previewSecret, config.dataDir);
+  const clips = createClipCache(config.clipCacheBytes, storage.shared, log);
   const search = createCatalogSearch(sql);
   const signingKey = await loadSigningKey(sql, config.licenseSigningKey);
   search.index.current().catch((err) => log('search index load failed; will retry on the next search', err));
@@ -91,7 +94,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     search: searchEndpoint({ search, secret, baseUrl }),
     analysis: trackAnalysisEndpoint({ tracks }),
     clipPlan: clipPlanEndpoint({ tracks, engine }),
-    download: downloadTrackEndpoint({ tracks, engine, clips, storeDir }),
+    download: downloadTrackEndpoint({ tracks, engine, clips, storage }),
   };
   const routes: Route[] = [
     apiRoute(deps, 'post', '/search', catalog.search),
@@ -104,7 +107,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     apiRoute(deps, 'get', '/licenses', licenseListEndpoint(sql)),
     apiRoute(deps, 'get', '/licenses/:id', licenseCertificateEndpoint(sql, signingKey)),
     { method: 'get', path: LICENSE_KEY_PATH, handler: immediate(licenseKeyReply(signingKey)) },
-    { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storeDir, secret }), log) },
+    { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storage, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
     ...docsRoutes(),
     ...dashboardRoutes(deps, signingKey, catalog),
@@ -127,6 +130,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     previewSecret: secret,
     database,
     engine,
+    storage,
     admitter,
     metricsPort: metricsListener?.port,
     stop() {
@@ -147,6 +151,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         later.close();
         await step('removing the heartbeat', () => registration.close());
         await engine.close();
+        await step('closing the storage', () => storage.close());
         await database.close();
         logger.info('stopped');
       })();

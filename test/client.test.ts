@@ -24,7 +24,7 @@ before(async () => {
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: [{ file: 'drums.mp3', signal: drumPattern(100, 20), metadata: { title: 'Drums', artist: 'Test' } }],
   });
   [{ id: trackId }] = await server.service.database.sql`SELECT id FROM tracks`;

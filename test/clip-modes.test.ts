@@ -28,7 +28,7 @@ before(async () => {
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: [
       { file: 'climax.mp3', signal: climaxPiece(120, 90, 50), metadata: { title: 'Climax', artist: 'Test' } },
       { file: 'loop.mp3', signal: drumPattern(120, 90), metadata: { title: 'Drum loop', artist: 'Test' } },

@@ -15,6 +15,7 @@ import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { climaxPiece } from './support/synth.ts';
 import { ingestSignals } from './support/ingest.ts';
+import { fileStorage } from '../catalog/storage/file-storage.ts';
 
 const REQUESTS = 295;
 // The kill lands once this many replies are back: mid-burst, with many requests in flight.
@@ -58,7 +59,7 @@ test(`kill -9 under ${REQUESTS} concurrent paid requests, restart, retry with Id
     servers.push(await spawnServer(env));
     const pool = createEnginePool({ threads: 1 });
     const report = await ingestSignals({
-      sql, pool, storeDir: path.join(dataDir, 'catalog'),
+      sql, pool, storage: fileStorage(path.join(dataDir, 'catalog')),
       tracks: [{ file: 'drive.mp3', signal: climaxPiece(120, 40, 20), metadata: { title: 'Night Drive', artist: 'Test' } }],
     }).finally(() => pool.close());
     const trackId = report.ingested[0].id;

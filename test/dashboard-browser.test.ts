@@ -39,7 +39,7 @@ before(async () => {
   if (missing) return;
   server = await startTestServer();
   await ingestSignals({
-    sql: server.service.database.sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'),
+    sql: server.service.database.sql, pool: server.service.engine, storage: server.service.storage,
     tracks: [
       { file: 'rise.mp3', signal: climaxPiece(120, 45, 25), metadata: { title: 'Rising Drums', artist: 'Test Artist', genre: 'Rock', moods: ['Energetic'], energy_level: 'high' } },
       { file: 'groove.mp3', signal: drumPattern(100, 40), metadata: { title: 'Steady Groove', artist: 'Test Artist', genre: 'Funk', moods: ['Groovy'] } },

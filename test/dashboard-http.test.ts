@@ -23,7 +23,7 @@ before(async () => {
   const sink = new Writable({ write(chunk, _encoding, done) { logged += chunk; done(); } });
   server = await startTestServer({}, pino({ level: 'info' }, sink));
   await ingestSignals({
-    sql: server.service.database.sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'),
+    sql: server.service.database.sql, pool: server.service.engine, storage: server.service.storage,
     tracks: [{ file: 'drums.mp3', signal: climaxPiece(120, 45, 25), metadata: { title: 'Dashboard Drums', artist: 'Test Artist', genre: 'Rock' } }],
   });
   [{ id: trackId }] = await server.service.database.sql`SELECT id FROM tracks`;

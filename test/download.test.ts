@@ -13,7 +13,7 @@ import { fullDownload, originalPath, type TrackFiles } from '../catalog/track-fi
 import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { parseFrameHeader } from '../engine/mp3/frame-header.ts';
 import { wavBytes } from './support/master-files.ts';
-import { putFile, storePath, trackIdOf } from '../catalog/store.ts';
+import { storePath, trackIdOf } from '../catalog/store.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { hashApiKey } from '../billing/api-keys.ts';
 import { previewSignature, signedPreviewUrl } from '../server/previews.ts';
@@ -25,7 +25,7 @@ async function ingestInto(target: TestServer, files: Record<string, Float32Array
   await ingestSignals({
     sql: target.service.database.sql,
     pool: target.service.engine,
-    storeDir: path.join(target.dataDir, 'catalog'),
+    storage: target.service.storage,
     tracks: Object.entries(files).map(([file, signal]) => ({ file, signal, metadata: { title: titles[file], artist: 'Test' } })),
   });
   const rows = await target.service.database.sql`SELECT id, source_file, audio_sha256, preview_sha256, audio_bytes, duration_seconds FROM tracks`;
@@ -204,7 +204,7 @@ test('slow clients hold a bounded buffer: 16 stalled downloads of a 24 MB track 
   // stored and listed as the catalog would, without analysing 25 min of audio.
   const stored = fs.readFileSync(storePath(path.join(server.dataDir, 'catalog'), tracks['climax.mp3'].audio_sha256, 'audio'));
   const long = Buffer.concat(Array.from({ length: Math.ceil((24 << 20) / stored.length) }, () => stored));
-  const sha = putFile(path.join(server.dataDir, 'catalog'), long, 'audio');
+  const sha = await server.service.storage.put(long, 'audio');
   const sql = server.service.database.sql;
   await sql`
     INSERT INTO tracks (id, audio_sha256, audio_bytes, preview_sha256, title, artist, duration_seconds, peak_seconds, analysis)
@@ -313,8 +313,8 @@ test('a WAV master: the full download is the 320 kbps MP3 made from it, a clip i
   const signal = drumPattern(110, 24);
   fs.writeFileSync(path.join(dir, 'drums.wav'), wavBytes([signal, signal], 44100, 'pcm24'));
   fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'drums.wav', title: 'Drums (WAV)', artist: 'Test' }]));
-  const storeDir = path.join(server.dataDir, 'catalog');
-  const report = await ingestFolder({ sql: server.service.database.sql, pool: server.service.engine, dir, storeDir });
+  const storage = server.service.storage;
+  const report = await ingestFolder({ sql: server.service.database.sql, pool: server.service.engine, dir, storage });
   assert.deepEqual(report.rejected, []);
   const [row] = await server.service.database.sql<TrackFiles[]>`SELECT * FROM tracks WHERE id = ${report.ingested[0].id}`;
   const before = await balance(key);
@@ -323,8 +323,8 @@ test('a WAV master: the full download is the 320 kbps MP3 made from it, a clip i
   assert.equal(full.status, 200);
   assert.equal(full.headers.get('content-type'), 'audio/mpeg');
   assert.match(full.headers.get('content-disposition')!, /filename="Drums \(WAV\)\.mp3"/);
-  const expected = fullDownload(storeDir, row);
-  assert.notEqual(expected.path, originalPath(storeDir, row));
+  const expected = await fullDownload(storage, row);
+  assert.notEqual(expected.path, await originalPath(storage, row));
   assert.ok(Buffer.from(full.bytes).equals(fs.readFileSync(expected.path)), 'the 320 kbps MP3 made at ingest, not the WAV');
   const index = indexFrames(full.bytes);
   assert.equal(parseFrameHeader(full.bytes, index.offsets[0])!.bitrateKbps, 320);

@@ -112,7 +112,7 @@ test('a Range outside the preview is a 416 in the error shape of every other err
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: [{ file: 'short.mp3', signal: drumPattern(100, 12), metadata: { title: 'Short', artist: 'Test' } }],
   });
   const [track] = await server.service.database.sql`SELECT id FROM tracks WHERE source_file = 'short.mp3'`;

@@ -17,7 +17,7 @@ let trackId: string;
 before(async () => {
   server = await startTestServer();
   const report = await ingestSignals({
-    sql: server.service.database.sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'),
+    sql: server.service.database.sql, pool: server.service.engine, storage: server.service.storage,
     tracks: [{ file: 'drive.mp3', signal: climaxPiece(120, 40, 20), metadata: { title: 'Night Drive', artist: 'Test', genre: 'electronic' } }],
   });
   trackId = report.ingested[0].id;

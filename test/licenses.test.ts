@@ -32,7 +32,7 @@ before(async () => {
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: [{ file: 'drums.mp3', signal: climaxPiece(120, 45, 25), metadata: { title: 'Licensed "Drums"', artist: 'Test Artist' } }],
   });
   [{ id: trackId }] = await server.service.database.sql`SELECT id FROM tracks`;

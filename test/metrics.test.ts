@@ -84,7 +84,7 @@ test('the figures move as requests happen: requests, credits, rate-limit refusal
 
 test('clip cache, engine and search index figures follow downloads and the catalog', async () => {
   const { sql } = metered.service.database;
-  await ingestSignals({ sql, pool: metered.service.engine, storeDir: path.join(metered.dataDir, 'catalog'), tracks: [{ file: 'drums.mp3', signal: drumPattern(100, 30), metadata: { title: 'Drums', artist: 'Test' } }] });
+  await ingestSignals({ sql, pool: metered.service.engine, storage: metered.service.storage, tracks: [{ file: 'drums.mp3', signal: drumPattern(100, 30), metadata: { title: 'Drums', artist: 'Test' } }] });
   const [{ id }] = await sql`SELECT id FROM tracks`;
   const key = await metered.newKey('pro');
   const before = await scrape(metered.base);

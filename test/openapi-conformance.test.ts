@@ -52,7 +52,7 @@ before(async () => {
   await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: [
       { file: 'climax.mp3', signal: climaxPiece(120, 60, 35), metadata: { title: 'Climax', artist: 'Test', genre: 'Electronic', moods: ['Epic'] } },
       { file: 'drums.mp3', signal: drumPattern(100, 30), metadata: { title: 'Drums', artist: 'Test', genre: 'Rock', moods: ['Energetic'] } },

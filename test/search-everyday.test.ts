@@ -31,7 +31,7 @@ before(async () => {
   server = await startTestServer();
   key = await server.newKey('pro');
   const sql = server.service.database.sql;
-  await ingestRenderedDemo({ sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'), tracks: RENDERED, fromAnalysis: ['bpm', 'energy_level'] });
+  await ingestRenderedDemo({ sql, pool: server.service.engine, storage: server.service.storage, tracks: RENDERED, fromAnalysis: ['bpm', 'energy_level'] });
   await insertPlannedTracks(sql, 156 - RENDERED, DEFAULT_SEED, 1000, RENDERED);
   await insertTrackRows(sql, LIBRARY_TRACKS, 'library');
   // Judged by the tags as stored: the demo tracks' BPM and energy are what the analysis measured.

@@ -31,7 +31,7 @@ before(async () => {
   const report = await ingestSignals({
     sql: server.service.database.sql,
     pool: server.service.engine,
-    storeDir: path.join(server.dataDir, 'catalog'),
+    storage: server.service.storage,
     tracks: CATALOG.map((metadata, i) => ({ file: `${i}.mp3`, signal: drumPattern(metadata.bpm, 11, 0.5, i + 1), metadata })),
   });
   assert.equal(report.ingested.length, CATALOG.length);

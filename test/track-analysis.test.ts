@@ -24,7 +24,7 @@ let track: { id: string; audio_sha256: string; duration_seconds: number };
 before(async () => {
   server = await startTestServer();
   const sql = server.service.database.sql;
-  await ingestRenderedDemo({ sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'), tracks: 2, fromAnalysis: [] });
+  await ingestRenderedDemo({ sql, pool: server.service.engine, storage: server.service.storage, tracks: 2, fromAnalysis: [] });
   const rows = await sql`SELECT id, audio_sha256, duration_seconds FROM tracks ORDER BY id`;
   track = rows[0] as any;
 });

@@ -14,6 +14,7 @@ import { createApiKey } from '../billing/api-keys.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { climaxPiece } from './support/synth.ts';
 import { ingestSignals } from './support/ingest.ts';
+import { fileStorage } from '../catalog/storage/file-storage.ts';
 
 // The paid routes, each with the body of one request. The real ones need a track: it is ingested
 // into one catalog store that both processes read.
@@ -41,7 +42,7 @@ const ROUTES: PaidRoute[] = [
 async function ingestOneTrack(sql: ReturnType<typeof connectSql>, storeDir: string): Promise<string> {
   const pool = createEnginePool({ threads: 1 });
   try {
-    const report = await ingestSignals({ sql, pool, storeDir, tracks: [{ file: 'race.mp3', signal: climaxPiece(120, 40, 20), metadata: { title: 'Race Track', artist: 'Test' } }] });
+    const report = await ingestSignals({ sql, pool, storage: fileStorage(storeDir), tracks: [{ file: 'race.mp3', signal: climaxPiece(120, 40, 20), metadata: { title: 'Race Track', artist: 'Test' } }] });
     return report.ingested[0].id;
   } finally {
     await pool.close();

@@ -8,9 +8,12 @@ import { errorReply, internalErrorReply, type Reply } from './reply.ts';
 import { refusalError } from './refusal-error.ts';
 import { Refusal } from '../../billing/refusal.ts';
 import { isDatabaseUnavailable } from '../../db/failures.ts';
+import { StorageUnavailable, StoredObjectMissing } from '../../catalog/storage/catalog-storage.ts';
 
 // Long enough for a restarting database, short enough that a client's retry finds it back.
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
+/** After the object store failed to answer within its deadline (catalog/storage/s3-objects.ts). */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
 
 export type Log = (message: string, err?: unknown) => void;
 
@@ -18,6 +21,17 @@ export function errorReplyFor(err: unknown, requestId: string, log: Log): Reply 
   if (err instanceof ApiError) return errorReply(err, requestId);
   if (err instanceof Refusal) return errorReply(refusalError(err), requestId);
   if (err instanceof ClientGone) return errorReply(new ApiError(CLIENT_CLOSED, 'client_closed', 'client closed the request'), requestId);
+  if (err instanceof StorageUnavailable) {
+    log(`request ${requestId}: ${err.message}`);
+    const seconds = STORAGE_RETRY_AFTER_SECONDS;
+    return errorReply(new ApiError(503, 'service_unavailable', `the audio store is unavailable; nothing was charged; retry after ${seconds} s`, { headers: { 'Retry-After': String(seconds) }, body: { retry_after: seconds } }), requestId);
+  }
+  if (err instanceof StoredObjectMissing) {
+    // The catalog names audio the store has not got: a fault of this service, said as such.
+    log(`request ${requestId}: ${err.message}`);
+    return errorReply(new ApiError(500, 'internal_error', `this track's audio is missing from the store (${err.key}); nothing was charged`), requestId);
+  }
+  // After the store's errors: a refused connection to the store is not the database's.
   if (isDatabaseUnavailable(err)) {
     noteUnavailable(log, requestId, err as Error);
     return errorReply(databaseUnavailable(), requestId);

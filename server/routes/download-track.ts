@@ -5,12 +5,13 @@ import { ApiError, invalidParameters } from '../http/api-error.ts';
 import { describeValue, quoted } from '../http/value-preview.ts';
 import type { Reply } from '../http/reply.ts';
 import type { TrackLookup, TrackRow } from '../tracks.ts';
-import { clipKey, type ClipCache } from '../clip-cache.ts';
+import type { ClipCache } from '../clip-cache.ts';
 import type { EnginePool } from '../../engine/pool.ts';
 import type { ClipValue } from '../../engine/worker.ts';
 import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
 import { CLIP_MODES, PLAN_SAMPLE_RATE, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
+import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 import { clipMasterPath, fullDownload } from '../../catalog/track-files.ts';
 
 const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds', 'mode'];
@@ -87,7 +88,7 @@ export function contentDisposition(title: string): string {
   return `attachment; filename="${ascii}.mp3"; filename*=UTF-8''${encoded}`;
 }
 
-export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; clips: ClipCache; storeDir: string }): Endpoint {
+export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: EnginePool; clips: ClipCache; storage: CatalogStorage }): Endpoint {
   return {
     name: '/download-track',
     cost: 1,
@@ -97,7 +98,7 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
     ready({ prepared }) {
       const { track, mode, durationSeconds, hitPointSeconds } = prepared as DownloadRequest;
       if (durationSeconds === undefined) return undefined;
-      const clip = deps.clips.peek(clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds));
+      const clip = deps.clips.peek({ audioSha256: track.audio_sha256, mode, durationSeconds, hitPointSeconds });
       return clip && clipReply(track, durationSeconds, hitPointSeconds, clip);
     },
     async handle({ prepared }): Promise<Reply> {
@@ -108,16 +109,15 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
           status: 200,
           headers: { ...commonHeaders(track), 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
           body: '',
-          file: fullDownload(deps.storeDir, track),
+          file: await fullDownload(deps.storage, track),
           license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
         };
       }
-      const key = clipKey(track.audio_sha256, mode, durationSeconds, hitPointSeconds);
-      const audioPath = clipMasterPath(deps.storeDir, track);
+      const key = { audioSha256: track.audio_sha256, mode, durationSeconds, hitPointSeconds };
       const analysis = await deps.tracks.analysis(track);
       let clip;
       try {
-        clip = await deps.clips.get(key, () => deps.engine.clip({ path: audioPath, analysis, analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds }));
+        clip = await deps.clips.get(key, async () => deps.engine.clip({ path: await clipMasterPath(deps.storage, track), analysis, analysisKey: track.audio_sha256, mode, durationSeconds, hitPointSeconds }));
       } catch (err) {
         throw engineFailure(err);
       }

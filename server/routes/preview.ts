@@ -6,10 +6,11 @@ import { LRUCache } from 'lru-cache';
 import { ApiError } from '../http/api-error.ts';
 import type { Reply } from '../http/reply.ts';
 import type { TrackLookup } from '../tracks.ts';
-import { storePath, TRACK_ID } from '../../catalog/store.ts';
+import { TRACK_ID } from '../../catalog/store.ts';
+import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 import { checkPreviewSignature, parseRange } from '../previews.ts';
 
-export function previewHandler(deps: { tracks: TrackLookup; storeDir: string; secret: string }) {
+export function previewHandler(deps: { tracks: TrackLookup; storage: CatalogStorage; secret: string }) {
   const files = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.length });
   return async (req: HttpRequest): Promise<Reply> => {
     // Read everything from req before the first await.
@@ -27,7 +28,7 @@ export function previewHandler(deps: { tracks: TrackLookup; storeDir: string; se
 
     let bytes = files.get(track.preview_sha256);
     if (!bytes) {
-      bytes = await fs.promises.readFile(storePath(deps.storeDir, track.preview_sha256, 'preview'));
+      bytes = await fs.promises.readFile(await deps.storage.localPath(track.preview_sha256, 'preview'));
       files.set(track.preview_sha256, bytes);
     }
     const etag = `"${track.preview_sha256.slice(0, 32)}"`;

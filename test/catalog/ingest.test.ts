@@ -15,6 +15,7 @@ import { readMetadata } from '../../catalog/metadata.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { climaxPiece, drumPattern } from '../support/synth.ts';
 import { mp3Of } from '../support/audio.ts';
+import { fileStorage } from '../../catalog/storage/file-storage.ts';
 
 let db: TestDatabase;
 let sql: Sql;
@@ -50,7 +51,7 @@ test('a good folder is ingested with analysis-filled fields and previews; a re-r
     { file: 'one.mp3', title: 'Première Étoile', artist: 'Test Band', genre: 'cinematic', moods: ['epic', 'Dramatic'], instruments: ['drums', 'Strings'], has_vocals: false },
     { file: 'two.mp3', title: 'Two', artist: 'Test Band', bpm: 96, key: 'A minor', energy_level: 'medium', description: 'steady drums' },
   ]));
-  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
   assert.deepEqual(report.rejected, []);
   assert.equal(report.ingested.length, 2);
   const rows = await sql`SELECT * FROM tracks ORDER BY source_file`;
@@ -72,7 +73,7 @@ test('a good folder is ingested with analysis-filled fields and previews; a re-r
   assert.equal(indexFrames(preview).totalSamples, 30 * 44100);
   assert.equal(indexFrames(fs.readFileSync(storePath(store, two.preview_sha256, 'preview'))).totalSamples, 25 * 44100);
 
-  const again = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const again = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
   assert.deepEqual(again.ingested, []);
   assert.equal(again.unchanged.length, 2);
   const rowsAfter = await sql`SELECT id, ingested_at FROM tracks ORDER BY id`;
@@ -108,7 +109,7 @@ test('bad files are each rejected with their reason; the good ones are ingested'
       'missing.mp3,Missing,Someone,,,,',
     ].join('\n'),
   );
-  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
   assert.deepEqual(report.ingested.map((t) => t.file), ['good.mp3']);
   const reasons = Object.fromEntries(report.rejected.map((r) => [r.file, r.reason]));
   assert.match(reasons['text.mp3'], /not a usable MP3/);
@@ -150,7 +151,7 @@ test('a CSV sidecar may quote a newline and an escaped quote inside a field; its
   assert.equal(entries.get('third.mp3')!.description, 'a quote " and\na newline');
   assert.deepEqual(entries.get('third.mp3')!.moods, ['Bouncy-Nonexistent', 'Sad']);
 
-  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
   assert.deepEqual(report.ingested.map((t) => t.file).sort(), ['first.mp3', 'second.mp3']);
   assert.deepEqual(report.rejected.map((r) => r.file), ['third.mp3']);
   assert.match(report.rejected[0].reason, /not in the folder/);

@@ -15,6 +15,7 @@ import { migrate } from '../../db/migrate.ts';
 import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
 import { ingestFolder } from '../../catalog/ingest.ts';
 import { storePath } from '../../catalog/store.ts';
+import { fileStorage } from '../../catalog/storage/file-storage.ts';
 import { clipMasterPath, fullDownload, originalPath, type TrackFiles } from '../../catalog/track-files.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { parseFrameHeader } from '../../engine/mp3/frame-header.ts';
@@ -142,7 +143,8 @@ test('MP3 at any rate, bitrate and channel count, WAV and FLAC masters are inges
   const list = await masters();
   for (const master of list) fs.writeFileSync(path.join(dir, master.file), master.bytes);
   fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(list.map((m) => ({ file: m.file, title: m.file, artist: 'Formats' }))));
-  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const storage = fileStorage(store);
+  const report = await ingestFolder({ sql, pool, dir, storage });
   assert.deepEqual(report.rejected, []);
   assert.equal(report.ingested.length, list.length);
 
@@ -150,12 +152,12 @@ test('MP3 at any rate, bitrate and channel count, WAV and FLAC masters are inges
     const [row] = await sql<(TrackFiles & { duration_seconds: number; analysis: Buffer })[]>`SELECT * FROM tracks WHERE source_file = ${master.file}`;
     const format = path.extname(master.file).slice(1);
     assert.equal(row.audio_format, format, master.file);
-    assert.ok(fs.readFileSync(originalPath(store, row)).equals(master.bytes), `${master.file}: the original is kept as delivered`);
+    assert.ok(fs.readFileSync(await originalPath(storage, row)).equals(master.bytes), `${master.file}: the original is kept as delivered`);
     assert.ok(Math.abs(row.duration_seconds - TRACK_SECONDS) < 0.1, `${master.file}: duration ${row.duration_seconds}`);
 
     // The clip master: 44.1 kHz stereo CBR 128 kbps with the gapless tag, as long as the original.
     assert.equal(row.clip_master_sha256 === null, master.ownMaster === true, `${master.file}: clip master made unless the original is one`);
-    const clipMaster = new Uint8Array(fs.readFileSync(clipMasterPath(store, row)));
+    const clipMaster = new Uint8Array(fs.readFileSync(await clipMasterPath(storage, row)));
     const masterIndex = indexFrames(clipMaster);
     assert.equal(masterIndex.sampleRate, CLIP_RATE);
     assert.equal(masterIndex.channels, 2);
@@ -164,10 +166,10 @@ test('MP3 at any rate, bitrate and channel count, WAV and FLAC masters are inges
     assert.equal(masterIndex.totalSamples, Math.round(row.duration_seconds * CLIP_RATE), `${master.file}: the clip master is as long as the original`);
 
     // The full download: the MP3 original byte for byte; WAV and FLAC as a 320 kbps MP3 of the same length.
-    const download = fullDownload(store, row);
+    const download = await fullDownload(storage, row);
     if (format === 'mp3') {
       assert.equal(row.download_sha256, null);
-      assert.equal(download.path, originalPath(store, row));
+      assert.equal(download.path, await originalPath(storage, row));
     } else {
       const downloadBytes = new Uint8Array(fs.readFileSync(download.path));
       assert.equal(downloadBytes.length, download.size);
@@ -176,7 +178,7 @@ test('MP3 at any rate, bitrate and channel count, WAV and FLAC masters are inges
     }
 
     // A clip: spliced from the clip master, exactly CLIP_SECONDS long, in time with the original.
-    const clip = await pool.clip({ path: clipMasterPath(store, row), analysis: new Uint8Array(row.analysis), durationSeconds: CLIP_SECONDS });
+    const clip = await pool.clip({ path: await clipMasterPath(storage, row), analysis: new Uint8Array(row.analysis), durationSeconds: CLIP_SECONDS });
     assert.equal(clip.method, 'splice', `${master.file}: the clip is a splice`);
     assert.ok(copiedShare(clip.mp3, clipMaster) > 0.9, `${master.file}: the clip's inner frames are the clip master's own bytes`);
     const decoded = await decodeMp3(clip.mp3);
@@ -211,7 +213,8 @@ test('bad masters are each rejected with their reason and leave nothing in the s
   };
   for (const [file, bytes] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), bytes);
   fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify(Object.keys(files).map((file) => ({ file, title: file, artist: 'Bad' }))));
-  const report = await ingestFolder({ sql, pool, dir, storeDir: store });
+  const storage = fileStorage(store);
+  const report = await ingestFolder({ sql, pool, dir, storage });
   assert.deepEqual(report.ingested.map((t) => t.file), ['good.wav']);
   const reasons = Object.fromEntries(report.rejected.map((r) => [r.file, r.reason]));
   assert.match(reasons['truncated.flac'], /not a usable FLAC: truncated: \d+ of the 576000 samples/);
@@ -227,6 +230,7 @@ test('bad masters are each rejected with their reason and leave nothing in the s
   // Only the good master's files are in the store: its original, clip master, download and preview.
   const stored = fs.readdirSync(store, { recursive: true }).filter((f) => /\.(mp3|wav|flac)$/.test(String(f))).map(String).sort();
   const [good] = await sql<(TrackFiles & { preview_sha256: string })[]>`SELECT * FROM tracks WHERE source_file = 'good.wav'`;
-  const expected = [originalPath(store, good), clipMasterPath(store, good), fullDownload(store, good).path, storePath(store, good.preview_sha256, 'preview')].map((f) => path.relative(store, f)).sort();
+  const goodFiles = [await originalPath(storage, good), await clipMasterPath(storage, good), (await fullDownload(storage, good)).path, storePath(store, good.preview_sha256, 'preview')];
+  const expected = goodFiles.map((f) => path.relative(store, f)).sort();
   assert.deepEqual(stored, expected);
 });

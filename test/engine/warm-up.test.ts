@@ -76,7 +76,7 @@ test('the server warms on its longest track, and says why when it cannot', async
     await warmEngine(sql, server.service.engine, logger, WARM_BATCH_PLANS);
     assert.deepEqual(lines.map((l) => [l.msg, l.reason]), [['engine not warmed', 'the catalog is empty']]);
     const tracks = [30, 70].map((seconds, i) => ({ file: `t${i}.mp3`, signal: climaxPiece(120, seconds, seconds / 2), metadata: { title: `Warm ${i}`, artist: 'Test' } }));
-    await ingestSignals({ sql, pool: server.service.engine, storeDir: path.join(server.dataDir, 'catalog'), tracks });
+    await ingestSignals({ sql, pool: server.service.engine, storage: server.service.storage, tracks });
     const [longest] = await sql<{ id: string }[]>`SELECT id FROM tracks ORDER BY duration_seconds DESC LIMIT 1`;
     lines.length = 0;
     await warmEngine(sql, server.service.engine, logger, WARM_BATCH_PLANS);

@@ -18,6 +18,7 @@ import { planTrack } from '../../catalog/demo/plan.ts';
 import { renderTrack } from '../../catalog/demo/render.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
 import { ingestFolder } from '../../catalog/ingest.ts';
+import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 
 export const DEMO_RENDER_CACHE_ENV = 'MLA_TEST_DEMO_RENDERS';
 
@@ -51,7 +52,7 @@ export async function demoTrackMp3(i: number, catalogSeed = DEFAULT_SEED): Promi
   return mp3;
 }
 
-export async function ingestRenderedDemo(options: { sql: Sql; pool: EnginePool; storeDir: string; tracks: number; fromAnalysis: string[] }) {
+export async function ingestRenderedDemo(options: { sql: Sql; pool: EnginePool; storage: CatalogStorage; tracks: number; fromAnalysis: string[] }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-demo-'));
   try {
     // The generator renders the tracks whose files are not in the folder yet.
@@ -66,7 +67,7 @@ export async function ingestRenderedDemo(options: { sql: Sql; pool: EnginePool; 
     const metadata = JSON.parse(fs.readFileSync(sidecar, 'utf8'));
     for (const track of metadata.tracks) for (const field of options.fromAnalysis) delete track[field];
     fs.writeFileSync(sidecar, JSON.stringify(metadata));
-    const report = await ingestFolder({ sql: options.sql, pool: options.pool, dir, storeDir: options.storeDir });
+    const report = await ingestFolder({ sql: options.sql, pool: options.pool, dir, storage: options.storage });
     assert.deepEqual(report.rejected, []);
     assert.equal(report.ingested.length, options.tracks);
     return report;

@@ -1,0 +1,138 @@
+// The catalog's objects in an S3 bucket (a real S3 API server, s3rver): stored once, read by any
+// node through its own bounded disk cache, a missing object and an unreachable or silent store
+// each their own error within the deadline, eviction by bytes, clips shared between nodes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { startTestS3, silentEndpoint, refusedEndpoint, TEST_BUCKET, type TestS3 } from '../support/s3-server.ts';
+import { s3Storage } from '../../catalog/storage/s3-storage.ts';
+import { StoredObjectMissing, StorageUnavailable, type CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
+import { openDiskCache } from '../../catalog/storage/disk-cache.ts';
+import { sha256Hex } from '../../catalog/store.ts';
+import { createClipCache } from '../../server/clip-cache.ts';
+import { sharedClipName } from '../../server/shared-clips.ts';
+import type { ClipValue } from '../../engine/worker.ts';
+
+let s3: TestS3;
+const dirs: string[] = [];
+const storages: CatalogStorage[] = [];
+before(async () => (s3 = await startTestS3()));
+after(async () => {
+  for (const storage of storages) await storage.close();
+  await s3.stop();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-cache-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** A node's view of the bucket: its own cache directory. */
+function node(options: { endpoint?: string; cacheBytes?: number; deadlineMs?: number; prefix?: string } = {}): CatalogStorage {
+  const storage = s3Storage({
+    bucket: TEST_BUCKET,
+    prefix: `${options.prefix ?? 'unit'}/`,
+    endpoint: options.endpoint ?? s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    deadlineMs: options.deadlineMs,
+    cacheDir: tempDir(),
+    cacheBytes: options.cacheBytes ?? 64 * 1024 * 1024,
+  });
+  storages.push(storage);
+  return storage;
+}
+
+test('an object stored by one node is read byte for byte by another, whose cache was empty', async () => {
+  const bytes = crypto.randomBytes(300_000);
+  const a = node();
+  const sha256 = await a.put(bytes, 'audio');
+  assert.equal(sha256, sha256Hex(bytes));
+  assert.equal(await a.put(bytes, 'audio'), sha256, 'storing it again changes nothing');
+  const b = node();
+  assert.equal(await b.has(sha256, 'audio'), true);
+  const file = await b.localPath(sha256, 'audio');
+  assert.deepEqual(fs.readFileSync(file), bytes);
+  // In the bucket under the prefix, laid out as DATA_DIR's files are.
+  assert.ok(fs.readdirSync(s3.directory, { recursive: true }).some((entry) => String(entry).includes(sha256)));
+});
+
+test('a missing object is StoredObjectMissing, and `has` says false', async () => {
+  const storage = node();
+  const absent = 'f'.repeat(64);
+  assert.equal(await storage.has(absent, 'audio'), false);
+  await assert.rejects(storage.localPath(absent, 'preview'), (err) => err instanceof StoredObjectMissing && err.key.endsWith(`${absent}.mp3`));
+});
+
+test('a store that refuses connections is StorageUnavailable at once', async () => {
+  const storage = node({ endpoint: await refusedEndpoint(), deadlineMs: 2_000 });
+  const started = performance.now();
+  await assert.rejects(storage.localPath('a'.repeat(64), 'audio'), StorageUnavailable);
+  await assert.rejects(storage.put(new Uint8Array(10), 'audio'), StorageUnavailable);
+  assert.ok(performance.now() - started < 30_000, 'no hang');
+});
+
+test('a store that accepts and never answers is StorageUnavailable after the deadline, not a hang', async () => {
+  const silent = await silentEndpoint();
+  try {
+    const storage = node({ endpoint: silent.endpoint, deadlineMs: 300 });
+    await assert.rejects(storage.localPath('b'.repeat(64), 'audio'), (err) => err instanceof StorageUnavailable && /unavailable/.test(err.message));
+  } finally {
+    await silent.close();
+  }
+});
+
+test('the disk cache keeps at most its bytes, least recently used out first; an evicted object is fetched again', async () => {
+  const writer = node();
+  const objects = [crypto.randomBytes(100_000), crypto.randomBytes(100_000), crypto.randomBytes(100_000)];
+  const shas = await Promise.all(objects.map((bytes) => writer.put(bytes, 'audio')));
+  const reader = node({ cacheBytes: 250_000 });
+  const first = await reader.localPath(shas[0], 'audio');
+  await reader.localPath(shas[1], 'audio');
+  assert.ok(fs.existsSync(first));
+  await reader.localPath(shas[2], 'audio'); // 300,000 bytes > 250,000: the first goes
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the file's removal is not waited for
+  assert.equal(fs.existsSync(first), false, 'the least recently used copy was removed from the disk');
+  const again = await reader.localPath(shas[0], 'audio');
+  assert.deepEqual(fs.readFileSync(again), objects[0]);
+});
+
+test('a restarted node adopts the copies in its cache directory, and a crash\'s temporary files are removed', async () => {
+  const dir = tempDir();
+  const cache = openDiskCache(dir, 1_000_000);
+  let fetched = 0;
+  const fetch = async () => (fetched++, new Uint8Array([1, 2, 3]));
+  const file = await cache.path('audio/ab/x.mp3', fetch);
+  fs.writeFileSync(`${file}.123.tmp`, 'partial');
+  const restarted = openDiskCache(dir, 1_000_000);
+  assert.equal(await restarted.path('audio/ab/x.mp3', fetch), file);
+  assert.equal(fetched, 1, 'served from the adopted copy');
+  assert.equal(fs.existsSync(`${file}.123.tmp`), false);
+  assert.deepEqual(restarted.stats(), { files: 1, bytes: 3, hits: 1, misses: 0 });
+});
+
+test('a clip one node made is served by another from the shared store, not made again', async () => {
+  const a = node({ prefix: 'clips-test' });
+  const b = node({ prefix: 'clips-test' });
+  const clip: ClipValue = { mp3: crypto.randomBytes(5_000), plan: { mode: 'edit', durationSeconds: 10 } as ClipValue['plan'], samples: 441_000, method: 'splice' };
+  const key = { audioSha256: 'c'.repeat(64), mode: 'edit', durationSeconds: 10, hitPointSeconds: 4 };
+  const onA = createClipCache(1_000_000, a.shared);
+  assert.deepEqual((await onA.get(key, async () => clip)).mp3, clip.mp3);
+  const onB = createClipCache(1_000_000, b.shared);
+  // The shared copy is written after the reply: wait until it is there.
+  for (let i = 0; i < 100 && !(await b.shared!.get(sharedClipName(key))); i++) await new Promise((r) => setTimeout(r, 20));
+  const fromB = await onB.get(key, async () => assert.fail('made again on the second node'));
+  assert.deepEqual(Buffer.from(fromB.mp3), Buffer.from(clip.mp3));
+  assert.deepEqual(fromB.plan, clip.plan);
+  assert.equal(fromB.samples, clip.samples);
+  assert.equal(onB.stats().fromStore, 1);
+  // Another request is not confused with it.
+  let made = 0;
+  await onB.get({ ...key, hitPointSeconds: 5 }, async () => (made++, clip));
+  assert.equal(made, 1);
+});

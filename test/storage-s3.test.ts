@@ -1,0 +1,88 @@
+// The service with its catalog in an S3 bucket (a real S3 API server, s3rver): a track ingested
+// through one node is downloaded whole and as a clip, byte for byte, from another node whose cache
+// started empty; with the store away, a download is 503 with Retry-After and costs nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { startTestServer, type TestServer } from './support/server.ts';
+import { API } from './support/http.ts';
+import { signedPreviewUrl } from '../server/previews.ts';
+import { climaxPiece } from './support/synth.ts';
+import { mp3Of } from './support/audio.ts';
+import { ingestSignals } from './support/ingest.ts';
+import { startTestS3, refusedEndpoint, type TestS3 } from './support/s3-server.ts';
+import { hashApiKey } from '../billing/api-keys.ts';
+
+let s3: TestS3;
+let first: TestServer;
+let trackId: string;
+let source: Uint8Array;
+const others: TestServer[] = [];
+
+before(async () => {
+  s3 = await startTestS3();
+  first = await startTestServer({ storage: s3.location('http') });
+  const signal = climaxPiece(120, 60, 35);
+  source = await mp3Of(signal);
+  await ingestSignals({ sql: first.service.database.sql, pool: first.service.engine, storage: first.service.storage, tracks: [{ file: 'climax.mp3', signal, metadata: { title: 'Climax', artist: 'Test' } }] });
+  [{ id: trackId }] = await first.service.database.sql`SELECT id FROM tracks`;
+});
+after(async () => {
+  for (const server of others) await server.stop();
+  await first.stop();
+  await s3.stop();
+});
+
+/** Another node: the same database, the same bucket (or `storage`), its own DATA_DIR and cache. */
+async function anotherNode(storage = s3.location('http')): Promise<TestServer> {
+  const server = await startTestServer({ databaseUrl: first.db.url, storage });
+  others.push(server);
+  return server;
+}
+
+async function download(server: TestServer, key: string, body: unknown) {
+  const response = await fetch(`${server.base}${API}/download-track`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+async function credits(server: TestServer, key: string): Promise<number> {
+  return (await server.service.database.sql`SELECT credits FROM api_keys WHERE key_hash = ${hashApiKey(key)}`)[0].credits;
+}
+
+test('the audio is in the bucket, not in DATA_DIR', async () => {
+  assert.equal(fs.existsSync(`${first.dataDir}/catalog`), false);
+  assert.ok(fs.readdirSync(s3.directory, { recursive: true }).some((entry) => String(entry).startsWith('mla-test') && String(entry).includes('audio')));
+});
+
+test('another node serves the full track and a clip byte for byte, its cache empty at the start', async () => {
+  const second = await anotherNode();
+  const key = await first.newKey('pro');
+  const whole = await download(second, key, { track_id: trackId });
+  assert.equal(whole.status, 200);
+  assert.deepEqual(Buffer.from(whole.bytes), Buffer.from(source));
+  const clipOnFirst = await download(first, key, { track_id: trackId, duration_seconds: 12, mode: 'edit' });
+  const clipOnSecond = await download(second, key, { track_id: trackId, duration_seconds: 12, mode: 'edit' });
+  assert.equal(clipOnFirst.status, 200);
+  assert.equal(clipOnSecond.status, 200);
+  assert.deepEqual(Buffer.from(clipOnSecond.bytes), Buffer.from(clipOnFirst.bytes));
+  assert.equal(clipOnSecond.headers.get('x-clip-plan'), clipOnFirst.headers.get('x-clip-plan'));
+  // A preview link the first node signed is honoured by the second (the secret is the database's).
+  const preview = await fetch(signedPreviewUrl(second.base, first.service.previewSecret, trackId));
+  assert.equal(preview.status, 200);
+  assert.ok((await preview.arrayBuffer()).byteLength > 10_000);
+});
+
+test('with the store away, a download is 503 with Retry-After, names the store, and costs nothing', async () => {
+  const cut = await anotherNode({ ...s3.location('http'), endpoint: await refusedEndpoint() });
+  const key = await first.newKey('pro');
+  const before = await credits(first, key);
+  for (const body of [{ track_id: trackId }, { track_id: trackId, duration_seconds: 10 }]) {
+    const response = await download(cut, key, body);
+    assert.equal(response.status, 503);
+    const error = JSON.parse(Buffer.from(response.bytes).toString());
+    assert.equal(error.code, 'service_unavailable');
+    assert.match(error.message, /audio store is unavailable/);
+    assert.ok(Number(response.headers.get('retry-after')) >= 1);
+  }
+  assert.equal(await credits(first, key), before);
+});
