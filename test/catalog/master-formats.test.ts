@@ -16,6 +16,8 @@ import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
 import { ingestFolder } from '../../catalog/ingest.ts';
 import { storePath } from '../../catalog/store.ts';
 import { fileStorage } from '../../catalog/storage/file-storage.ts';
+import { s3Storage } from '../../catalog/storage/s3-storage.ts';
+import { startTestS3, TEST_BUCKET } from '../support/s3-server.ts';
 import { clipMasterPath, fullDownload, originalPath, type TrackFiles } from '../../catalog/track-files.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { parseFrameHeader } from '../../engine/mp3/frame-header.ts';
@@ -233,4 +235,31 @@ test('bad masters are each rejected with their reason and leave nothing in the s
   const goodFiles = [await originalPath(storage, good), await clipMasterPath(storage, good), (await fullDownload(storage, good)).path, storePath(store, good.preview_sha256, 'preview')];
   const expected = goodFiles.map((f) => path.relative(store, f)).sort();
   assert.deepEqual(stored, expected);
+});
+
+test('in a bucket, a FLAC master\'s original, clip master and download are objects another node reads, and clips from', async () => {
+  const s3 = await startTestS3();
+  const dirs = [fs.mkdtempSync(path.join(root, 'node-a-')), fs.mkdtempSync(path.join(root, 'node-b-'))];
+  const [a, b] = dirs.map((cacheDir) => s3Storage({ bucket: TEST_BUCKET, prefix: 'masters/', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, cacheDir, cacheBytes: 64 * 1024 * 1024 }));
+  try {
+    const dir = path.join(root, 'bucket-in');
+    fs.mkdirSync(dir);
+    const flac = flacBytes([pieceAt(48000), pieceAt(48000)], 48000, 24);
+    fs.writeFileSync(path.join(dir, 'bucket.flac'), flac);
+    fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'bucket.flac', title: 'In a bucket', artist: 'Formats' }]));
+    const report = await ingestFolder({ sql, pool, dir, storage: a });
+    assert.deepEqual(report.rejected, []);
+    const [row] = await sql<(TrackFiles & { analysis: Buffer })[]>`SELECT * FROM tracks WHERE id = ${report.ingested[0].id}`;
+    // Node b's cache is empty: each object comes from the bucket.
+    assert.ok(fs.readFileSync(await originalPath(b, row)).equals(flac));
+    assert.ok((await originalPath(b, row)).endsWith('.flac'));
+    assert.deepEqual([...bitratesOf(new Uint8Array(fs.readFileSync((await fullDownload(b, row)).path)))], [320]);
+    const clip = await pool.clip({ path: await clipMasterPath(b, row), analysis: new Uint8Array(row.analysis), durationSeconds: CLIP_SECONDS });
+    assert.equal(clip.method, 'splice');
+    assert.equal((await decodeMp3(clip.mp3)).channels[0].length, CLIP_SECONDS * CLIP_RATE);
+  } finally {
+    await a.close();
+    await b.close();
+    await s3.stop();
+  }
 });
