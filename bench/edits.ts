@@ -3,7 +3,9 @@
 // rock and metal songs of Frets on Fire (their charts give every beat). Per set: the seams of
 // edits on a true beat at both sides, loop wraps on a true beat, endings on a true beat or with the
 // track, the track's peak within 25 ms of H, exact length, and the beat grid's beat and downbeat
-// F-measure (+-70 ms). Each edit has a random D in {20, 30, 45, 60} s and H in [1, D - 1].
+// F-measure (+-70 ms). Each edit has a random D in {20, 30, 45, 60} s and H in [1, D - 1]. Loop
+// wraps and endings are also counted among the requests whose D (and H) leave one on a true beat
+// at all: a short loop of slow beats may hold no whole number of beats within 1% of D.
 import path from 'node:path';
 import { planTrack } from '../catalog/demo/plan.ts';
 import { renderTrack } from '../catalog/demo/render.ts';
@@ -15,7 +17,7 @@ import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { decodeAll } from '../engine/mp3/decode.ts';
 import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
-import { type ClipPlan, LANDING_SECONDS, PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
+import { type ClipPlan, LANDING_SECONDS, MAX_STRETCH, PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
 import { type PlanGrid, planGrid } from '../engine/plan/grid.ts';
 import { planClip } from '../engine/plan/plan-clip.ts';
 import { benchMusic, decodePiece } from '../test/support/soundtracks.ts';
@@ -47,11 +49,17 @@ interface Tally {
   seamsOnBeat: number;
   loops: number;
   wrapsOnBeat: number;
+  /** Loops whose D is a whole number of the true beats within MAX_STRETCH, and their wraps on a true beat. */
+  loopsFitting: number;
+  wrapsOnBeatFitting: number;
+  /** Edits that D and H leave an ending on a true beat or with the track (see endingReachable), and those that end so. */
+  editsReachable: number;
+  endsOnBeatReachable: number;
   beatF: number[];
   downbeatF: number[];
 }
 
-const newTally = (): Tally => ({ tracks: 0, edits: 0, refused: 0, exact: 0, landed: 0, endsOnBeat: 0, endings: {}, seams: 0, seamsOnBeat: 0, loops: 0, wrapsOnBeat: 0, beatF: [], downbeatF: [] });
+const newTally = (): Tally => ({ tracks: 0, edits: 0, refused: 0, exact: 0, landed: 0, endsOnBeat: 0, endings: {}, seams: 0, seamsOnBeat: 0, loops: 0, wrapsOnBeat: 0, loopsFitting: 0, wrapsOnBeatFitting: 0, editsReachable: 0, endsOnBeatReachable: 0, beatF: [], downbeatF: [] });
 
 /** The truth a piece is judged on: its beats, and its downbeats where the score gives them. */
 interface Truth {
@@ -66,6 +74,32 @@ const onBeat = (t: number, beats: ArrayLike<number>) => offBeatSeconds(t, beats)
 function wrapSides(plan: ClipPlan): [number, number] {
   const last = plan.parts[plan.parts.length - 1];
   return [seconds(last.sourceStart + last.length), seconds(plan.parts[0].sourceStart)];
+}
+
+/** The true beat period around `t`: the median gap of the true beats within 10 s of it. */
+function truePeriodNear(beats: ArrayLike<number>, t: number): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < beats.length; i++) if (Math.abs(beats[i] - t) <= 10) gaps.push(beats[i] - beats[i - 1]);
+  gaps.sort((a, b) => a - b);
+  return gaps[gaps.length >> 1] ?? NaN;
+}
+
+/** Whether a loop of `duration` s can be a whole number of the true beats at `start`, played at most MAX_STRETCH faster or slower. */
+function loopFits(beats: ArrayLike<number>, start: number, duration: number): boolean {
+  const period = truePeriodNear(beats, start + duration / 2);
+  const whole = Math.round(duration / period);
+  return whole >= 1 && Math.abs(duration / (whole * period) - 1) <= MAX_STRETCH;
+}
+
+/**
+ * Whether D and H leave the edit an ending on a true beat or with the track: it ends with the
+ * track, or the source time D - H after the peak (where the end falls when the peak plays at H and
+ * every join after it moves by whole beats) is within MAX_STRETCH of D - H, plus ON_BEAT_SECONDS,
+ * of a true beat. Otherwise an ending on a beat needs the peak away from H, which its own
+ * contract forbids.
+ */
+function endingReachable(plan: ClipPlan, peakSeconds: number, duration: number, hit: number, beats: ArrayLike<number>): boolean {
+  return plan.ending === 'track_end' || offBeatSeconds(peakSeconds + duration - hit, beats) <= MAX_STRETCH * (duration - hit) + ON_BEAT_SECONDS;
 }
 
 function tallySeams(plan: ClipPlan, beats: ArrayLike<number>, tally: Tally): void {
@@ -104,6 +138,10 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
     if (exact) tally.exact++;
     if (clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= LANDING_SECONDS) tally.landed++;
     if (ends) tally.endsOnBeat++;
+    if (endingReachable(clip.plan, analysis.peakSeconds, duration, hit, truth.beats)) {
+      tally.editsReachable++;
+      if (ends) tally.endsOnBeatReachable++;
+    }
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
     tallySeams(clip.plan, truth.beats, tally);
     editRow({ name, duration, hit, exact, onBeat: ends, plan: clip.plan, beats: truth.beats });
@@ -113,7 +151,12 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
     const plan = planClip(analysis, { mode: 'loop', durationSeconds: duration }, grid);
     tally.loops++;
     const [end, start] = wrapSides(plan);
-    if (onBeat(end, truth.beats) && onBeat(start, truth.beats)) tally.wrapsOnBeat++;
+    const wrapsOnBeat = onBeat(end, truth.beats) && onBeat(start, truth.beats);
+    if (wrapsOnBeat) tally.wrapsOnBeat++;
+    if (loopFits(truth.beats, start, duration)) {
+      tally.loopsFitting++;
+      if (wrapsOnBeat) tally.wrapsOnBeatFitting++;
+    }
     tallySeams(plan, truth.beats, tally);
   }
 }
@@ -127,6 +170,8 @@ function report(name: string, t: Tally): string {
   return [
     `${name}: ${t.tracks} pieces, ${t.edits} edits (${t.refused} refused), ${t.loops} loops`,
     `  seams on a true beat ${share(t.seamsOnBeat, t.seams)}; loop wraps on a true beat ${share(t.wrapsOnBeat, t.loops)}; edits ending on a true beat or with the track ${share(t.endsOnBeat, made)}`,
+    `  where the arithmetic allows: loop wraps on a true beat ${share(t.wrapsOnBeatFitting, t.loopsFitting)} of the loops whose D is a whole number of true beats within 1%; ` +
+      `edits ending on a true beat or with the track ${share(t.endsOnBeatReachable, t.editsReachable)} of those D and H leave one`,
     `  peak within 25 ms of H ${share(t.landed, made)}; exact length ${share(t.exact, made)}; endings ${JSON.stringify(t.endings)}`,
     `  beat F ${mean(t.beatF).toFixed(3)}, downbeat F ${downbeat} (+-70 ms, mean over pieces)`,
   ].join('\n');

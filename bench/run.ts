@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<string>> = {
   search: async () => (await import('./search.ts')).benchSearch(),
   tempo: async () => (await import('./tempo.ts')).benchTempo(),
   edits: async () => (await import('./edits.ts')).benchEdits(),
+  nodes: async () => (await import('./nodes.ts')).benchNodes(),
   'edits-all': async () => (await import('./edits.ts')).benchEditsAll(),
 };
 

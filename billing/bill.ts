@@ -7,7 +7,7 @@ import {
   commitReservation, giveBackCharge, refundReservation, reserveCredits, storeReplyBody,
   type Balance, type Charged, type Charger, type HeldKey, type Reservation, type StoredReply, type UsageFacts,
 } from './ledger.ts';
-import { claimIdempotencyKey, releaseIdempotencyKey, type Claim } from './idempotency.ts';
+import { releaseIdempotencyKey, type Claim, type Claimer } from './idempotency.ts';
 import type { SettleLater } from './settle-later.ts';
 
 export interface LedgerDeps {
@@ -16,6 +16,8 @@ export interface LedgerDeps {
   /** Reservations, refunds and claims (see Database.relaxedSql). */
   relaxedSql: Sql;
   charger: Charger;
+  /** Idempotency-Key claims (on relaxedSql). */
+  claimer: Claimer;
   processId: number;
   /** Where a refund, give-back or release that failed is retried. */
   later: SettleLater;
@@ -147,7 +149,7 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
     },
     async claim(idempotencyKey, fingerprint) {
       const wanted = { key: idempotencyKey, requestId: facts.requestId };
-      const claim = await claimIdempotencyKey(deps.relaxedSql, bill.keyId, wanted, fingerprint, deps.processId);
+      const claim = await deps.claimer.claim(bill.keyId, wanted, fingerprint, deps.processId);
       if (claim.kind === 'claimed') held = wanted;
       return claim;
     },

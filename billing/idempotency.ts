@@ -10,6 +10,8 @@ import type { Sql } from '../db/connect.ts';
 import type { HeldKey, StoredReply } from './ledger.ts';
 import { Refusal } from './refusal.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { createStatementBatcher } from '../db/statement-batcher.ts';
+import { BYTEA_ARRAY, INT4_ARRAY, INT8_ARRAY, TEXT_ARRAY } from '../db/array-types.ts';
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 export const IDEMPOTENCY_KEY_HOURS = 24;
@@ -62,6 +64,55 @@ export async function claimIdempotencyKey(sql: Sql, keyId: number, held: HeldKey
     return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body }, requestId: first.request_id };
   }
   throw new Refusal('idempotency_key_in_flight', `Idempotency-Key "${held.key}" is changing hands; retry`);
+}
+
+export interface Claimer {
+  /** claimIdempotencyKey, with the claims of concurrent requests made in one statement. */
+  claim(keyId: number, held: HeldKey, fingerprint: Buffer, processId: number): Promise<Claim>;
+}
+
+interface ClaimItem {
+  keyId: number;
+  held: HeldKey;
+  fingerprint: Buffer;
+  processId: number;
+}
+
+/**
+ * Claims in batches: the first claims of concurrent requests, each a new key as a busy client's
+ * mostly are, are one INSERT for the batch (one round trip, not one each). A claim that finds the
+ * key taken, and a second claim of one key within a batch (one statement may not insert a row and
+ * then update it), take claimIdempotencyKey's own path, which tells a replay from a refusal.
+ */
+export function createClaimer(sql: Sql): Claimer {
+  const batcher = createStatementBatcher<ClaimItem, boolean>(async (items) => {
+    const seen = new Set<string>();
+    const first = items.filter((item) => {
+      const id = `${item.keyId}\n${item.held.key}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
+    const rows = await sql`
+      INSERT INTO idempotency_keys AS i (key_id, idempotency_key, fingerprint, request_id, process_id)
+      SELECT * FROM unnest(
+        ${sql.array(first.map((c) => c.keyId), INT8_ARRAY)}::int8[], ${sql.array(first.map((c) => c.held.key), TEXT_ARRAY)}::text[],
+        ${sql.array(first.map((c) => c.fingerprint) as any, BYTEA_ARRAY)}::bytea[], ${sql.array(first.map((c) => c.held.requestId), TEXT_ARRAY)}::text[],
+        ${sql.array(first.map((c) => c.processId), INT4_ARRAY)}::int4[])
+      ON CONFLICT (key_id, idempotency_key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, request_id = EXCLUDED.request_id, process_id = EXCLUDED.process_id,
+             created_at = now(), status = NULL, content_type = NULL, body = NULL
+       WHERE i.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
+      RETURNING request_id`;
+    const claimed = new Set(rows.map((row) => row.request_id as string));
+    return items.map((item) => claimed.has(item.held.requestId));
+  });
+  return {
+    async claim(keyId, held, fingerprint, processId) {
+      if (await batcher.submit({ keyId, held, fingerprint, processId })) return { kind: 'claimed' };
+      return claimIdempotencyKey(sql, keyId, held, fingerprint, processId);
+    },
+  };
 }
 
 /** Releases a claim that was not completed (the request was not charged). */

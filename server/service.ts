@@ -4,7 +4,7 @@ import { openDatabase, SERVER_CONNECTION_WAIT_MS, type Database } from '../db/co
 import { createCharger } from '../billing/ledger.ts';
 import { registerProcess } from '../billing/processes.ts';
 import { createSettleLater } from '../billing/settle-later.ts';
-import { pruneIdempotencyKeys } from '../billing/idempotency.ts';
+import { createClaimer, pruneIdempotencyKeys } from '../billing/idempotency.ts';
 import { createUsageLog, pruneUsage } from '../billing/usage-log.ts';
 import { apiRoute, assertNativeUws, buildApp, healthReply, immediate, listen, unauthenticated, type Route } from './http/app.ts';
 import { createInFlight } from './http/in-flight.ts';
@@ -77,7 +77,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const inFlight = createInFlight();
   const admitter = await createAdmitter(database.relaxedSql, sql, config.windowClock);
   const later = createSettleLater(log);
-  const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), processId: registration.id, later };
+  const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), claimer: createClaimer(database.relaxedSql), processId: registration.id, later };
   const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };
   const storage = await openCatalogStorage(config.storage, config.dataDir);
   const tracks = createTrackLookup(sql, (sha256) => reanalyseStoredAudio({ sql, engine, storage }, sha256));

@@ -159,3 +159,20 @@ test('keys are per API key: another key may use the same Idempotency-Key', async
   assert.equal(other.status, 200);
   assert.equal(other.headers.get('idempotent-replayed'), null);
 });
+
+test('twenty requests at once with one key, and others with keys of their own: one charged, the rest 409 or its replay; every other key charged once', async () => {
+  const key = await server.newKey('pro');
+  const shared = crypto.randomUUID();
+  const before = await balance(key);
+  // Sent together, so their claims share batches: one statement may not claim a key twice.
+  const [same, own] = await Promise.all([
+    Promise.all(Array.from({ length: 20 }, () => post('/_test/paid', key, { delay_ms: 300 }, shared))),
+    Promise.all(Array.from({ length: 10 }, () => post('/_test/paid', key, { delay_ms: 300 }, crypto.randomUUID()))),
+  ]);
+  const firsts = same.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null);
+  assert.equal(firsts.length, 1, 'one request under the shared key ran');
+  for (const r of same) assert.ok(r.status === 409 || r.status === 200, `status ${r.status}`);
+  assert.deepEqual(own.map((r) => r.status), Array(10).fill(200));
+  assert.equal(before - (await balance(key)), 11);
+  assert.equal(await paidUsage(key), 11);
+});

@@ -1,6 +1,7 @@
 // The service with its catalog in an S3 bucket (a real S3 API server, s3rver): a track ingested
 // through one node is downloaded whole and as a clip, byte for byte, from another node whose cache
-// started empty; with the store away, a download is 503 with Retry-After and costs nothing.
+// started empty; with the store away, a download is 503 with Retry-After and costs nothing; an
+// object missing from the bucket is a 500 that names it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -83,6 +84,24 @@ test('with the store away, a download is 503 with Retry-After, names the store, 
     assert.equal(error.code, 'service_unavailable');
     assert.match(error.message, /audio store is unavailable/);
     assert.ok(Number(response.headers.get('retry-after')) >= 1);
+  }
+  assert.equal(await credits(first, key), before);
+});
+
+test('an object missing from the bucket is a 500 that names it, for the preview and the download alike, and costs nothing', async () => {
+  const [track] = await first.service.database.sql`SELECT audio_sha256, preview_sha256 FROM tracks WHERE id = ${trackId}`;
+  await first.service.storage.remove(track.preview_sha256, 'preview');
+  await first.service.storage.remove(track.audio_sha256, 'audio');
+  const cold = await anotherNode();
+  const key = await first.newKey('pro');
+  const preview = await fetch(signedPreviewUrl(cold.base, cold.service.previewSecret, trackId));
+  assert.equal(preview.status, 500);
+  assert.match((await preview.json()).message, new RegExp(`missing from the store .*${track.preview_sha256}`));
+  const before = await credits(first, key);
+  for (const body of [{ track_id: trackId }, { track_id: trackId, duration_seconds: 11 }]) {
+    const response = await download(cold, key, body);
+    assert.equal(response.status, 500);
+    assert.match(JSON.parse(Buffer.from(response.bytes).toString()).message, new RegExp(`missing from the store .*${track.audio_sha256}`));
   }
   assert.equal(await credits(first, key), before);
 });
