@@ -4,6 +4,7 @@
 // (anywhere in the decay after its last attack), else on a bar line, else on a beat.
 import type { Ending } from './plan.ts';
 import { type PlanGrid, barAt, isSectionStart, nearestIndex, onsetRatio, rmsBetween } from './grid.ts';
+import { JOIN_COST, MAX_STRETCH_COST } from './joins.ts';
 
 /** Within this many seconds a time counts as on a bar line or a beat. */
 export const ON_LINE_SECONDS = 0.02;
@@ -16,10 +17,14 @@ const MAX_ONSET_RATIO = 2;
 const TAIL_CUT_COST = 0.6;
 const BAR_LINE_END_COST = 0.8;
 const BEAT_END_COST = 1.4;
-/** An end on no beat is heard as a mistake: worse than any join. */
-const CUT_END_COST = 4;
 /** An end on a bar line or beat of low confidence costs up to this much more. */
 const DOUBTFUL_END_COST = 1;
+/**
+ * An end on no beat is heard as a mistake: worse than any join, and worse than the most doubtful
+ * beat reached by the largest stretch, so that the leftover fraction of a beat goes into a stretch
+ * wherever one can take it.
+ */
+const CUT_END_COST = BEAT_END_COST + DOUBTFUL_END_COST + MAX_STRETCH_COST + JOIN_COST;
 /** The window (seconds) whose loudness is what a cut in the tail is heard by. */
 const CUT_WINDOW_SECONDS = 0.05;
 

@@ -9,13 +9,16 @@ export const JOIN_COST = 0.3;
 /** A join on a beat inside a bar costs this much more than one on a bar line. */
 const MID_BAR_JOIN_COST = 0.3;
 /** A join between beats of low confidence costs up to this much more. */
-const DOUBTFUL_JOIN_COST = 1;
+export const DOUBTFUL_JOIN_COST = 1;
 /**
  * A clip played at another speed (plan.ts stretch) costs this much, and up to as much again at
  * MAX_STRETCH: it is made whole instead of spliced, and its pitch moves. Less than an ending on
  * no beat, more than a join.
  */
 export const STRETCH_COST = 1.5;
+
+/** What the most a stretch may be (MAX_STRETCH either way) costs: an ending or wrap off the beat must cost more. */
+export const MAX_STRETCH_COST = 2 * STRETCH_COST;
 
 /** The cost of playing a clip `stretch` times as long as its source timeline. */
 export function stretchCost(stretch: number): number {

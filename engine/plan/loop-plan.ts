@@ -9,11 +9,15 @@ import { type ClipPlan, type ClipRequest, MAX_STRETCH, planOf } from './plan.ts'
 import { type PlanGrid, barAt, nearestIndex } from './grid.ts';
 import { ON_LINE_SECONDS, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
-import { beatJoinCost, cheaper, stretchCost } from './joins.ts';
+import { DOUBTFUL_JOIN_COST, JOIN_COST, MAX_STRETCH_COST, beatJoinCost, cheaper, stretchCost } from './joins.ts';
 import { firstAtOrAfter } from '../analysis/beats.ts';
 
-/** A wrap off the beat stumbles by the leftover fraction once per pass: worse than any stretch. */
-const OFF_BEAT_WRAP_COST = 4;
+/**
+ * A wrap off the beat stumbles by the leftover fraction once per pass: worse than the largest
+ * stretch with the most doubtful join, so that a loop is played at another speed wherever that
+ * puts its wrap on the beat.
+ */
+const OFF_BEAT_WRAP_COST = MAX_STRETCH_COST + DOUBTFUL_JOIN_COST + JOIN_COST;
 
 interface Wrap {
   start: number;
