@@ -21,6 +21,7 @@ import { musicLexicon } from '../search/lexicon.ts';
 import { openWordNet } from '../search/wordnet.ts';
 import { createQueryUnderstanding } from '../search/understand.ts';
 import { referenceSearch } from '../test/support/search-reference.ts';
+import { benchSearchRelevance } from './search-relevance.ts';
 
 const RUN_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const BODIES = [
@@ -129,7 +130,8 @@ async function rankingAlone(sql: Sql): Promise<string[]> {
 }
 
 export async function benchSearch(): Promise<string> {
-  return withBenchServer({}, async ({ server, sql }) => {
+  const relevance = await benchSearchRelevance();
+  return relevance + '\n' + await withBenchServer({}, async ({ server, sql }) => {
     await insertPlannedTracks(sql, 40, 20261121);
     const keys: string[] = [];
     for (let i = 0; i < 300; i++) keys.push((await createApiKey(sql, { name: `bench-${i}`, tier: 'pro' })).key);
