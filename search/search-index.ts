@@ -53,8 +53,6 @@ export interface IndexQuery {
   anything: boolean;
   filters: SearchFilters;
   want: number;
-  /** Intent's fallback: these filters instead when `filters` leave fewer than `below` tracks. */
-  fallback?: { filters: SearchFilters; below: number };
   facets?: boolean;
 }
 
@@ -62,8 +60,6 @@ export interface Ranking {
   total: number;
   top: RankedTrack[];
   facets?: Facets;
-  /** The query's fallback filters were used (IndexQuery.fallback). */
-  fellBack?: boolean;
 }
 
 export interface RankedTrack {
@@ -123,20 +119,20 @@ export function createSearchIndex(meaning: ValueMeaning) {
    * documents are scored one by one and the others by tag combination, best first, until no
    * other can reach the page; otherwise every accepted document is scored.
    */
-  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, best: TopK, facets: FacetCounter | null): number {
+  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, textIdeal: number, best: TopK, facets: FacetCounter | null): number {
     const everything = q.anything || q.concepts.length > 0;
     const docs = facts.filterDocs(filters, ids.length);
     if (!everything) intersectInto(docs, scratchSpace.perDocument.matched);
     const inRange = bpmRangeTest(filters);
     if (facets !== null) countFacets(facts, docs, inRange, facets);
     const pass = { facts, text, names, perDocument: scratchSpace.perDocument, idKeys: idKeys.data, before, tagGroups, tables, best };
-    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, q.terms.length);
+    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, textIdeal);
     const total = countDocs(docs);
     const matchedDocs = unionOf([docs], docs.length);
     intersectInto(matchedDocs, scratchSpace.perDocument.matched);
     // The others first: they raise the page's floor cheaply, and then most matched ones are turned away early.
     scoreByTagGroup(pass, docs);
-    scoreEach(pass, matchedDocs, null, q.terms.length);
+    scoreEach(pass, matchedDocs, null, textIdeal);
     return total;
   }
 
@@ -152,22 +148,16 @@ export function createSearchIndex(meaning: ValueMeaning) {
     ...(facets ? { facets: facets.facets() } : {}),
   });
 
-  /** Ranks by the query's filters, or by its fallback's when they leave too few tracks. */
+  /** Ranks the tracks the query's filters accept. */
   function search(q: IndexQuery): Ranking {
     const { perDocument: scratch } = scratchSpace;
-    text.sum(q.terms, scratch);
+    const textIdeal = text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
     const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
-    const rankBy = (filters: SearchFilters) => {
+    try {
       const best = createTopK(q.want, before);
       const facets = q.facets ? createFacetCounter(facts) : null;
-      return { best, facets, total: rank(q, filters, tables, best, facets) };
-    };
-    try {
-      const first = rankBy(q.filters);
-      if (!q.fallback || first.total >= q.fallback.below) return ranking(first.best, first.total, first.facets);
-      const second = rankBy(q.fallback.filters);
-      return { ...ranking(second.best, second.total, second.facets), fellBack: true };
+      return ranking(best, rank(q, q.filters, tables, textIdeal, best, facets), facets);
     } finally {
       scratchSpace.clear(ids.length);
       names.finish();
