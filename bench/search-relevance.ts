@@ -23,15 +23,21 @@ import { searchTracks } from '../search/query.ts';
 
 const PAGE = 10;
 
-interface Scores { ndcg: number; p5: number; empty: number; count: number; worst: string[] }
+interface Scores { ndcg: number; p5: number; empty: number; count: number; worst: string[]; genres: number; crowded: number }
+
+/** A page is crowded when one genre or one artist holds more than this many of its 10 places. */
+const CROWDED_ABOVE = 5;
 
 /** Mean nDCG@10 and P@5 of `queries`, each judged by `score` on the top PAGE ids. */
 async function evaluate<Q extends { query: string }>(search: CatalogSearch, queries: Q[], intent: boolean, score: (ids: string[], q: Q) => { ndcg10: number; precision5: number }): Promise<Scores> {
-  const out: Scores = { ndcg: 0, p5: 0, empty: 0, count: queries.length, worst: [] };
+  const out: Scores = { ndcg: 0, p5: 0, empty: 0, count: queries.length, worst: [], genres: 0, crowded: 0 };
   for (const q of queries) {
     const found = await searchTracks(search.index, search.understanding, { query: q.query, limit: PAGE, offset: 0, filters: {} }, intent);
     const ids = found.tracks.map((t) => t.id);
     if (ids.length === 0) out.empty++;
+    const page = found.tracks.map((t) => JSON.parse(t.summary) as { genre: string; artist: string });
+    out.genres += new Set(page.map((t) => t.genre)).size / queries.length;
+    if (mostOfOne(page.map((t) => t.genre)) > CROWDED_ABOVE || mostOfOne(page.map((t) => t.artist)) > CROWDED_ABOVE) out.crowded++;
     const m = score(ids, q);
     out.ndcg += m.ndcg10 / queries.length;
     out.p5 += m.precision5 / queries.length;
@@ -41,10 +47,17 @@ async function evaluate<Q extends { query: string }>(search: CatalogSearch, quer
   return out;
 }
 
+function mostOfOne(values: string[]): number {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return Math.max(0, ...counts.values());
+}
+
 const pick = (t: { genre: string; subgenres: string[]; moods: string[]; instruments: string[] }) => [t.genre, ...t.subgenres, '|', ...t.moods, '|', ...t.instruments].join(' ');
 
 const line = (label: string, s: Scores) =>
-  `  ${label.padEnd(34)} nDCG@10 ${s.ndcg.toFixed(3)}  P@5 ${s.p5.toFixed(3)}  empty pages ${s.empty} of ${s.count}`;
+  `  ${label.padEnd(34)} nDCG@10 ${s.ndcg.toFixed(3)}  P@5 ${s.p5.toFixed(3)}  empty pages ${s.empty} of ${s.count}  ` +
+  `genres per page ${s.genres.toFixed(1)}, pages with > ${CROWDED_ABOVE} of one genre or artist ${s.crowded}`;
 
 async function libraryLines(sql: Sql): Promise<string[]> {
   const tracks = libraryCatalog();

@@ -9,6 +9,7 @@ import type { IndexQuery } from './search-index.ts';
 import type { QueryUnderstanding } from './understand.ts';
 import type { Facets } from './facets.ts';
 import { queryTrigrams } from './trigrams.ts';
+import { tokens } from './tokens.ts';
 import { intentBoost, intentOf, statesValues, type Intent } from './intent.ts';
 
 /** Weight of the stated values' concept beside each concept the query names (1): a lift, not the query's meaning. */
@@ -36,6 +37,7 @@ export async function indexQueryOf(live: LiveSearchIndex, understanding: QueryUn
     terms: await live.terms(understood.textWords),
     nameTrigrams: queryTrigrams(request.query),
     concepts: inferred ? [...understood.concepts, boost] : understood.concepts,
+    conceptTerms: await Promise.all(understood.concepts.map((c) => (c.negated ? [] : live.terms(tokens(c.phrase))))),
     anything: understood.anything,
     filters: request.filters,
     want: request.offset + request.limit,

@@ -19,8 +19,11 @@ import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
 import { countDocs, forEachDoc, intersectInto, unionOf } from './doc-bitsets.ts';
-import { column, float64, push } from './typed-column.ts';
+import { column, float64, int32, push } from './typed-column.ts';
+import { createNumbering } from './numbering.ts';
+import { diversePage, DIVERSITY_POOL, type PageCandidate } from './diverse-page.ts';
 import { createSimilarity } from './similarity.ts';
+import { groundedWeights } from './catalog-grounding.ts';
 
 type FacetCounter = ReturnType<typeof createFacetCounter>;
 
@@ -30,6 +33,7 @@ export interface IndexedTrack {
   document: string;
   /** search_names: lower-cased title and artist */
   names: string;
+  artist: string;
   genre: string | null;
   moods: string[];
   instruments: string[];
@@ -49,6 +53,8 @@ export interface IndexQuery {
   terms: string[];
   nameTrigrams: Set<string>;
   concepts: UnderstoodConcept[];
+  /** Per concept, the terms of its own words (catalog-grounding.ts); none: not grounded. */
+  conceptTerms?: string[][];
   /** The query asks for any music ("music", "songs"): every track the filters accept ranks. */
   anything: boolean;
   filters: SearchFilters;
@@ -90,6 +96,8 @@ export function createSearchIndex(meaning: ValueMeaning) {
   const similarity = createSimilarity(facts);
   const scratchSpace = createScratch();
   const tagGroups = createTagGroups((a, b) => before(a, b));
+  const artists = createNumbering();
+  const artistOf = column(int32);
   let deadCount = 0;
 
   function upsert(track: IndexedTrack) {
@@ -104,6 +112,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
     ids.push(track.id);
     push(idKeys, idOrderKey(track.id));
     summaries.push(track.summary);
+    push(artistOf, artists.number(track.artist));
     docOf.set(track.id, doc);
     facts.add(doc, track);
     tagGroups.add(doc, facts.tagSetOf.data[doc]);
@@ -142,22 +151,31 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const kb = idKeys.data[b];
     return ka === kb || ka !== ka || kb !== kb ? ids[a] < ids[b] : ka < kb;
   };
-  const ranking = (best: TopK, total: number, facets: FacetCounter | null): Ranking => ({
+  const ranking = (top: PageCandidate[], total: number, facets: FacetCounter | null): Ranking => ({
     total,
-    top: best.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
+    top: top.map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
     ...(facets ? { facets: facets.facets() } : {}),
   });
+  const genreOf = (doc: number) => facts.tagSetMembers[facts.tagSetOf.data[doc]][0] - 1;
 
-  /** Ranks the tracks the query's filters accept. */
+  /**
+   * Ranks the tracks the query's filters accept. A query that prefers some tracks (a concept or a
+   * text term) gets a diverse page (diverse-page.ts); one for any music lists by score and id.
+   */
   function search(q: IndexQuery): Ranking {
     const { perDocument: scratch } = scratchSpace;
     const textIdeal = text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
-    const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
+    const grounding = (i: number) => (q.conceptTerms?.[i]?.length ? groundedWeights(q.conceptTerms[i], text, facts) : null);
+    const tables = profileTables(compileConcepts(q.concepts, facts, meaning, grounding), facts);
+    const diverse = q.concepts.length > 0 || q.terms.length > 0;
     try {
-      const best = createTopK(q.want, before);
+      const best = createTopK(diverse ? Math.max(q.want, DIVERSITY_POOL) : q.want, before);
       const facets = q.facets ? createFacetCounter(facts) : null;
-      return ranking(best, rank(q, q.filters, tables, textIdeal, best, facets), facets);
+      const total = rank(q, q.filters, tables, textIdeal, best, facets);
+      const sorted = best.sorted();
+      const page = diverse ? diversePage(sorted, genreOf, (doc) => artistOf.data[doc]) : sorted;
+      return ranking(page.slice(0, q.want), total, facets);
     } finally {
       scratchSpace.clear(ids.length);
       names.finish();
@@ -176,7 +194,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
       total++;
       best.offer(doc, likeness(doc));
     });
-    return ranking(best, total, null);
+    return ranking(best.sorted(), total, null);
   }
 
   return {

@@ -84,6 +84,21 @@ export function createTextPostings() {
       }
       return ideal * (BM25_K1 + 1);
     },
+    /** How many documents the lexemes a term prefixes hold (a document under two counted twice). */
+    documentCount(term: string): number {
+      let count = 0;
+      for (const list of lexemesOf(term)) count += list.docs.length;
+      return count;
+    },
+    /** Visits the documents of the lexemes a term prefixes. */
+    forEachDocOf(term: string, visit: (doc: number) => void) {
+      for (const list of lexemesOf(term)) {
+        const docs = list.docs.data;
+        for (let k = 0; k < list.docs.length; k++) visit(docs[k]);
+      }
+    },
+    /** Documents added (retired ones too). */
+    documents: () => lengths.length,
     /** A document's text score from its sum: its share of the query's bound. */
     score(sum: number, bound: number): number {
       return bound === 0 ? 0 : Math.min(1, sum / bound);

@@ -107,7 +107,7 @@ test('text ranks by how distinctive a word is in this catalog: a rare word outwe
   ];
   for (const { id, text } of documents) {
     const [{ v }] = await sql<{ v: string }[]>`SELECT setweight(to_tsvector('english', ${text}), 'C')::text AS v`;
-    index.upsert({ id, document: v, names: id, genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+    index.upsert({ id, document: v, names: id, artist: id, genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   const found = index.search({ terms: ['ukulel', 'video'], nameTrigrams: new Set(), concepts: [], anything: false, filters: {}, want: 3 });
   assert.equal(found.total, 42);
@@ -222,7 +222,7 @@ test('equal scores are ordered by id, for our ids and for ids of any other form'
   const index = createSearchIndex(() => new Map());
   const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
   for (const id of ids) {
-    index.upsert({ id, document: "'piano':1A", names: 'same name', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+    index.upsert({ id, document: "'piano':1A", names: 'same name', artist: 'same artist', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   const query = (want: number) => ({ terms: ['piano'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
   const found = index.search(query(10));
