@@ -8,6 +8,7 @@
 // over the terms kept. query-profile.ts weighs the concept's lexicon values by them, so that
 // "christmas" leans on the tracks tagged Christmas or Holiday here more than on every happy track
 // the lexicon's guess would also take.
+import { LRUCache } from 'lru-cache';
 import type { TrackFacts } from './track-facts.ts';
 import type { createTextPostings } from './text-postings.ts';
 
@@ -15,24 +16,30 @@ import type { createTextPostings } from './text-postings.ts';
 const MAX_SHARE = 0.1;
 /** A term on fewer documents than this is too rare to learn from. */
 const MIN_DOCUMENTS = 3;
+/** Terms whose weights are kept between searches. */
+const CACHED_TERMS = 10_000;
 /** A tag seen with a term fewer times than this is chance. */
 const MIN_TOGETHER = 2;
+/** A term's tags are counted over at most this many of its documents (its first): shares are as good, and a search stays quick. */
+const MAX_COUNTED = 2000;
 type Group = 'genres' | 'moods' | 'instruments';
 
 /** Per catalog value number of each group, in [0, 1]. */
 export type GroundedWeights = Record<Group, Float32Array>;
 
-function countTogether(term: string, text: ReturnType<typeof createTextPostings>, facts: TrackFacts): Record<Group, Map<number, number>> {
+function countTogether(term: string, text: ReturnType<typeof createTextPostings>, facts: TrackFacts): { together: Record<Group, Map<number, number>>; counted: number } {
   const together = { genres: new Map<number, number>(), moods: new Map<number, number>(), instruments: new Map<number, number>() };
   const tagSetOf = facts.tagSetOf.data;
   const add = (map: Map<number, number>, value: number) => map.set(value, (map.get(value) ?? 0) + 1);
+  let counted = 0;
   text.forEachDocOf(term, (doc) => {
     const [genre, moodSet, instrumentSet] = facts.tagSetMembers[tagSetOf[doc]];
     if (genre > 0) add(together.genres, genre - 1);
     for (const m of facts.moodSetMembers[moodSet]) add(together.moods, m);
     for (const i of facts.instrumentSetMembers[instrumentSet]) add(together.instruments, i);
+    return ++counted < MAX_COUNTED;
   });
-  return together;
+  return { together, counted };
 }
 
 /** Per value of a group, p log(p / q) where positive, scaled to a top of 1, kept if above `into`. */
@@ -51,17 +58,37 @@ function weighInto(into: Float32Array, together: Map<number, number>, termDocs: 
   for (const [value, w] of weights) into[value] = Math.max(into[value], w / top);
 }
 
-/** What the terms ground in this catalog, or null when none is distinctive enough to learn from. */
-export function groundedWeights(terms: string[], text: ReturnType<typeof createTextPostings>, facts: TrackFacts): GroundedWeights | null {
+/** What one term grounds in this catalog, or null when it is too common or too rare to learn from. */
+function termWeights(term: string, text: ReturnType<typeof createTextPostings>, facts: TrackFacts): GroundedWeights | null {
   const documents = text.documents();
+  const termDocs = text.documentCount(term);
+  if (termDocs < MIN_DOCUMENTS || termDocs > MAX_SHARE * documents) return null;
   const groups = { genres: new Float32Array(facts.genres.size()), moods: new Float32Array(facts.moods.size()), instruments: new Float32Array(facts.instruments.size()) };
-  let grounded = false;
-  for (const term of terms) {
-    const termDocs = text.documentCount(term);
-    if (termDocs < MIN_DOCUMENTS || termDocs > MAX_SHARE * documents) continue;
-    const together = countTogether(term, text, facts);
-    for (const group of ['genres', 'moods', 'instruments'] as const) weighInto(groups[group], together[group], termDocs, facts.counts[group], documents);
-    grounded = true;
-  }
-  return grounded ? groups : null;
+  const { together, counted } = countTogether(term, text, facts);
+  for (const group of ['genres', 'moods', 'instruments'] as const) weighInto(groups[group], together[group], counted, facts.counts[group], documents);
+  return groups;
+}
+
+/**
+ * What terms ground in the index's catalog, each term's weights kept until the catalog changes
+ * (`changed`), so that a term is counted once per version of the catalog, not once per search.
+ */
+export function createCatalogGrounding(text: ReturnType<typeof createTextPostings>, facts: TrackFacts) {
+  const byTerm = new LRUCache<string, { weights: GroundedWeights | null }>({ max: CACHED_TERMS });
+  return {
+    changed: () => byTerm.clear(),
+    /** The best weight per value over the terms, or null when none grounds. */
+    weights(terms: string[]): GroundedWeights | null {
+      let out: GroundedWeights | null = null;
+      for (const term of terms) {
+        let cached = byTerm.get(term);
+        if (cached === undefined) byTerm.set(term, (cached = { weights: termWeights(term, text, facts) }));
+        const w = cached.weights;
+        if (w === null) continue;
+        if (out === null) out = { genres: w.genres.slice(), moods: w.moods.slice(), instruments: w.instruments.slice() };
+        else for (const group of ['genres', 'moods', 'instruments'] as const) out[group].forEach((v, i) => (out![group][i] = Math.max(v, w![group][i])));
+      }
+      return out;
+    },
+  };
 }

@@ -23,7 +23,7 @@ import { column, float64, int32, push } from './typed-column.ts';
 import { createNumbering } from './numbering.ts';
 import { diversePage, DIVERSITY_POOL, type PageCandidate } from './diverse-page.ts';
 import { createSimilarity } from './similarity.ts';
-import { groundedWeights } from './catalog-grounding.ts';
+import { createCatalogGrounding } from './catalog-grounding.ts';
 
 type FacetCounter = ReturnType<typeof createFacetCounter>;
 
@@ -96,11 +96,13 @@ export function createSearchIndex(meaning: ValueMeaning) {
   const similarity = createSimilarity(facts);
   const scratchSpace = createScratch();
   const tagGroups = createTagGroups((a, b) => before(a, b));
+  const grounding = createCatalogGrounding(text, facts);
   const artists = createNumbering();
   const artistOf = column(int32);
   let deadCount = 0;
 
   function upsert(track: IndexedTrack) {
+    grounding.changed();
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
       facts.retire(previous);
@@ -166,8 +168,8 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const { perDocument: scratch } = scratchSpace;
     const textIdeal = text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
-    const grounding = (i: number) => (q.conceptTerms?.[i]?.length ? groundedWeights(q.conceptTerms[i], text, facts) : null);
-    const tables = profileTables(compileConcepts(q.concepts, facts, meaning, grounding), facts);
+    const grounded = (i: number) => (q.conceptTerms?.[i]?.length ? grounding.weights(q.conceptTerms[i]) : null);
+    const tables = profileTables(compileConcepts(q.concepts, facts, meaning, grounded), facts);
     const diverse = q.concepts.length > 0 || q.terms.length > 0;
     try {
       const best = createTopK(diverse ? Math.max(q.want, DIVERSITY_POOL) : q.want, before);

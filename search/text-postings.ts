@@ -90,11 +90,11 @@ export function createTextPostings() {
       for (const list of lexemesOf(term)) count += list.docs.length;
       return count;
     },
-    /** Visits the documents of the lexemes a term prefixes. */
-    forEachDocOf(term: string, visit: (doc: number) => void) {
+    /** Visits the documents of the lexemes a term prefixes, in order, until `visit` returns false. */
+    forEachDocOf(term: string, visit: (doc: number) => boolean) {
       for (const list of lexemesOf(term)) {
         const docs = list.docs.data;
-        for (let k = 0; k < list.docs.length; k++) visit(docs[k]);
+        for (let k = 0; k < list.docs.length; k++) if (!visit(docs[k])) return;
       }
     },
     /** Documents added (retired ones too). */
