@@ -14,6 +14,11 @@ import { connectSql, type Sql } from '../db/connect.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import { searchTracks } from '../search/query.ts';
 import { migrate } from '../db/migrate.ts';
+import { createQueryUnderstanding } from '../search/understand.ts';
+import { musicLexicon } from '../search/lexicon.ts';
+import { openWordNet } from '../search/wordnet.ts';
+import { createValueMeaning } from '../search/value-meaning.ts';
+import type { ValueMeaning } from '../search/query-profile.ts';
 import { createTestDatabase } from './support/database.ts';
 
 let server: TestServer;
@@ -99,21 +104,58 @@ test('word_similarity and tsvector parsing equal PostgreSQL on awkward text', as
 });
 
 test('text ranks by how distinctive a word is in this catalog: a rare word outweighs a common one said twice, in a longer document', async () => {
-  const index = createSearchIndex(() => new Map());
-  const documents = [
+  const index = await indexOf([
     ...Array.from({ length: 40 }, (_, i) => ({ id: `common-${String(i).padStart(2, '0')}`, text: 'upbeat video music for a video ad' })),
     { id: 'rare-1', text: 'ukulele song' },
     { id: 'rare-2', text: 'happy ukulele tune for a video' },
-  ];
-  for (const { id, text } of documents) {
-    const [{ v }] = await sql<{ v: string }[]>`SELECT setweight(to_tsvector('english', ${text}), 'C')::text AS v`;
-    index.upsert({ id, document: v, names: id, artist: id, genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
-  }
+  ]);
   const found = index.search({ terms: ['ukulel', 'video'], nameTrigrams: new Set(), concepts: [], anything: false, filters: {}, want: 3 });
   assert.equal(found.total, 42);
   const top = found.top.map((t) => t.id);
   assert.deepEqual(top.slice(0, 2).sort(), ['rare-1', 'rare-2'], `the rare word first: ${top}`);
   assert.equal(top[2], 'common-00');
+});
+
+/** An index of tracks given as tsvector text (description class C), genre, moods and artist. */
+async function indexOf(tracks: { id: string; text: string; genre?: string; moods?: string[]; artist?: string }[], meaning: ValueMeaning = () => new Map()) {
+  const index = createSearchIndex(meaning);
+  for (const t of tracks) {
+    const [{ v }] = await sql<{ v: string }[]>`SELECT setweight(to_tsvector('english', ${t.text}), 'C')::text AS v`;
+    index.upsert({ id: t.id, document: v, names: t.id, artist: t.artist ?? t.id, genre: t.genre ?? null, moods: t.moods ?? [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+  }
+  return index;
+}
+
+test('a concept leans on the tags its own words go with in this catalog, for tracks that never say them', async () => {
+  const understanding = createQueryUnderstanding(musicLexicon(), openWordNet());
+  // The lexicon's "christmas" wants Happy and Warm alike; here the tracks that say "christmas" are Warm.
+  const index = await indexOf([
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `c-said-${i}`, text: 'christmas sleigh bells', moods: ['Warm'] })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `b-warm-${i}`, text: 'fireside song', moods: ['Warm'] })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `a-happy-${i}`, text: 'sunny song', moods: ['Happy'] })),
+    ...Array.from({ length: 60 }, (_, i) => ({ id: `d-other-${String(i).padStart(2, '0')}`, text: 'rain at night', moods: ['Dark'] })),
+  ], createValueMeaning(understanding));
+  const { concepts } = understanding.understand('christmas');
+  const found = index.search({ terms: ['christma'], conceptTerms: [['christma']], nameTrigrams: new Set(), concepts, anything: false, filters: {}, want: 18 });
+  const order = found.top.map((t) => t.id).filter((id) => !id.startsWith('c-said'));
+  const lastWarm = Math.max(...order.map((id, i) => (id.startsWith('b-warm') ? i : -1)));
+  const firstHappy = order.findIndex((id) => id.startsWith('a-happy'));
+  assert.ok(firstHappy === -1 || lastWarm < firstHappy, `Warm before Happy: ${order}`);
+  assert.ok(found.top.slice(0, 6).every((t) => t.id.startsWith('c-said')), 'the tracks that say it first');
+});
+
+test('a page is not ten near-copies: another genre and artist nearly as good gets places in the top 10', async () => {
+  const index = await indexOf([
+    ...Array.from({ length: 12 }, (_, i) => ({ id: `a-${String(i).padStart(2, '0')}`, text: 'rain', genre: 'Ambient', artist: 'One Artist' })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `b-${i}`, text: 'rain falling', genre: 'Jazz', artist: 'Another' })),
+  ]);
+  const query = (want: number) => ({ terms: ['rain'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
+  const top = index.search(query(10)).top.map((t) => t.id);
+  assert.equal(top[0], 'a-00', 'the best first');
+  assert.ok(top.some((id) => id.startsWith('b-')), `both genres in the top 10: ${top}`);
+  const all = index.search(query(18)).top.map((t) => t.id);
+  assert.deepEqual(all.slice(0, 10), top, 'a longer page begins with the shorter one');
+  assert.equal(new Set(all).size, 18);
 });
 
 test('an insert, a rename and a removal are visible to the very next search', async () => {
