@@ -3,8 +3,10 @@
 // search scores every track its filters accept when the query has an understood concept or asks
 // for anything ("music"), and only the text and name matches otherwise: score = how well the
 // track's profile fits the concepts (profile-score.ts) + its text relevance + its name
-// similarity; the best `want` are kept in a bounded heap (top-k.ts), ties by id. A changed track
-// is appended as a new document and its old one retired.
+// similarity; the best `want` (at least DIVERSITY_POOL) are kept in a bounded heap (top-k.ts),
+// ties by id, and the page is reordered for variety (diverse-page.ts). A changed track is
+// appended as a new document and its old one retired; text statistics (BM25, catalog grounding)
+// count retired documents until the index is rebuilt (live-index.ts), which bounds them.
 import type { EnergyLevel } from '../catalog/vocabulary.ts';
 import type { SearchFilters } from './request.ts';
 import type { UnderstoodConcept } from './understand.ts';
