@@ -79,16 +79,15 @@ export function createCatalogGrounding(text: ReturnType<typeof createTextPosting
     changed: () => byTerm.clear(),
     /** The best weight per value over the terms, or null when none grounds. */
     weights(terms: string[]): GroundedWeights | null {
-      let out: GroundedWeights | null = null;
+      const grounded: GroundedWeights[] = [];
       for (const term of terms) {
         let cached = byTerm.get(term);
         if (cached === undefined) byTerm.set(term, (cached = { weights: termWeights(term, text, facts) }));
-        const w = cached.weights;
-        if (w === null) continue;
-        if (out === null) out = { genres: w.genres.slice(), moods: w.moods.slice(), instruments: w.instruments.slice() };
-        else for (const group of ['genres', 'moods', 'instruments'] as const) out[group].forEach((v, i) => (out![group][i] = Math.max(v, w![group][i])));
+        if (cached.weights !== null) grounded.push(cached.weights);
       }
-      return out;
+      if (grounded.length === 0) return null;
+      const best = (group: Group) => grounded[0][group].map((_, i) => Math.max(...grounded.map((w) => w[group][i])));
+      return { genres: best('genres'), moods: best('moods'), instruments: best('instruments') };
     },
   };
 }

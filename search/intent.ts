@@ -38,7 +38,7 @@ export function intentOf(u: Understanding, stated: boolean): Intent {
     if (!concept.filter) continue;
     const { with: withVocals, without } = concept.vocals;
     if (Math.max(withVocals, without) >= NAMED_WEIGHT) intent.has_vocals = (withVocals > without) !== negated;
-    if (negated) continue; // "no drums" states no value: values only select
+    if (negated) continue; // "no drums" says what is not wanted: it names no value to lift
     namedValues(concept.genres).forEach((g) => genres.add(g));
     namedValues(concept.instruments).forEach((i) => instruments.add(i));
     for (const range of concept.tempo.filter((r) => r.explicit)) {

@@ -15,8 +15,8 @@ import type { createTagGroups } from './tag-groups.ts';
 
 /**
  * Weights of the three parts of a score, each part in [0, 1]. Profile fit and text fit weigh
- * alike, so neither buries the other: a track that carries the query's distinctive words and one
- * that fits what the query means compete, and one that does both wins.
+ * nearly alike, so neither buries the other: a track that carries the query's distinctive words
+ * and one that fits what the query means compete, and one that does both wins.
  */
 export const SCORE_WEIGHTS = { profile: 1, text: 0.8, name: 0.6 } as const;
 
