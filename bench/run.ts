@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<string>> = {
   catalog: async () => (await import('./catalog.ts')).benchCatalog(),
   download: async () => (await import('./download.ts')).benchDownload(),
   search: async () => (await import('./search.ts')).benchSearch(),
+  'search-relevance': async () => (await import('./search-relevance.ts')).benchSearchRelevance(),
   tempo: async () => (await import('./tempo.ts')).benchTempo(),
   edits: async () => (await import('./edits.ts')).benchEdits(),
   nodes: async () => (await import('./nodes.ts')).benchNodes(),

@@ -379,7 +379,7 @@ export interface components {
              */
             facets?: boolean;
         };
-        /** @description What the query was understood as; with intent extraction, the filters it states outright and whether they were applied. */
+        /** @description What the query was understood as; with intent extraction, the values it states outright and whether they were applied. */
         Intent: {
             /** @description Phrases understood, as typed. */
             matched: string[];
@@ -391,7 +391,7 @@ export interface components {
                 as: string;
             }[];
             /**
-             * @description `none`: inferred filters left too few tracks, so the ranking ran without them.
+             * @description `filters`: the values the query states outright lifted the tracks that carry them (they exclude none; only the request's `filters` exclude); `none`: intent extraction was off or the query stated no value.
              * @enum {string}
              */
             applied: "filters" | "none";

@@ -8,6 +8,10 @@ import type { Concept, TempoRange } from './lexicon.ts';
 import type { UnderstoodConcept } from './understand.ts';
 import type { Numbering } from './numbering.ts';
 import { VOCALS } from './track-facts.ts';
+import type { GroundedWeights } from './catalog-grounding.ts';
+
+/** Share of a concept's weight per catalog value that rides on what its words ground in this catalog, where they do. */
+export const GROUNDED_SHARE = 0.5;
 
 /** How much an adjacent energy level fits (low for medium, medium for high). */
 export const ADJACENT_ENERGY_FIT = 0.35;
@@ -19,7 +23,7 @@ export interface CompiledConcept {
   /** +1 wanted, -1 counted against. */
   sign: number;
   strength: number;
-  /** Sum of the groups' top weights: a track fitting every group scores 1. */
+  /** Sum of the groups' top weights in this catalog: a track fitting every group as well as any can scores 1. */
   norm: number;
   genre: Float32Array | null;
   mood: Float32Array | null;
@@ -41,13 +45,19 @@ function maxOf(values: Iterable<number>): number {
   return m;
 }
 
-/** Weights per catalog value number: the best of (what the value means) x (the concept's weight). */
-function perCatalogValue(wanted: Map<string, number>, numbering: Numbering, group: 'genres' | 'moods' | 'instruments', meaning: ValueMeaning): Float32Array | null {
+/**
+ * Weights per catalog value number: the best of (what the value means) x (the concept's weight).
+ * Where the concept's own words ground in this catalog, each is weighed by how much those words'
+ * tracks carry it (GROUNDED_SHARE of it rides on that): the lexicon chooses among the tags that
+ * exist here, the catalog says which of them the words go with.
+ */
+function perCatalogValue(wanted: Map<string, number>, numbering: Numbering, group: 'genres' | 'moods' | 'instruments', meaning: ValueMeaning, grounded: Float32Array | null): Float32Array | null {
   if (wanted.size === 0) return null;
   const values = numbering.values();
   const out = new Float32Array(values.length);
   values.forEach((value, n) => {
     for (const [vocabularyValue, fit] of meaning(group, value)) out[n] = Math.max(out[n], fit * (wanted.get(vocabularyValue) ?? 0));
+    if (grounded !== null) out[n] *= 1 - GROUNDED_SHARE + GROUNDED_SHARE * grounded[n];
   });
   return out;
 }
@@ -89,17 +99,28 @@ interface ScoredGroups {
   avoidTempo: TempoRange[];
 }
 
-function compileOne(sign: number, strength: number, catalog: CatalogNumberings, meaning: ValueMeaning, g: ScoredGroups): CompiledConcept | null {
-  const norm = maxOf(g.genres.values()) + maxOf(g.moods.values()) + maxOf(g.instruments.values()) + maxOf(g.energy.values()) +
+/** The most a group's per-catalog weights reach (0: none, or no value of this catalog fits it). */
+const reach = (weights: Float32Array | null) => (weights === null ? 0 : maxOf(weights));
+
+/**
+ * One concept over this catalog. Its norm counts what this catalog's values can reach, not what
+ * the lexicon asks for: a concept that aims at a mood no track carries ("Suspense") is fitted
+ * fully by the nearest one the catalog has ("Dark"), rather than leaving its genre to decide.
+ */
+function compileOne(sign: number, strength: number, catalog: CatalogNumberings, meaning: ValueMeaning, g: ScoredGroups, grounded: GroundedWeights | null): CompiledConcept | null {
+  const genre = perCatalogValue(g.genres, catalog.genres, 'genres', meaning, grounded?.genres ?? null);
+  const mood = perCatalogValue(g.moods, catalog.moods, 'moods', meaning, grounded?.moods ?? null);
+  const instrument = perCatalogValue(g.instruments, catalog.instruments, 'instruments', meaning, grounded?.instruments ?? null);
+  const norm = reach(genre) + reach(mood) + reach(instrument) + maxOf(g.energy.values()) +
     Math.max(g.vocals.with, g.vocals.without) + maxOf([...g.tempo, ...g.avoidTempo].map((r) => r.weight));
   if (norm === 0) return null;
   return {
     sign,
     strength,
     norm,
-    genre: perCatalogValue(g.genres, catalog.genres, 'genres', meaning),
-    mood: perCatalogValue(g.moods, catalog.moods, 'moods', meaning),
-    instrument: perCatalogValue(g.instruments, catalog.instruments, 'instruments', meaning),
+    genre,
+    mood,
+    instrument,
     energy: energyFit(g.energy),
     vocals: vocalsFit(g.vocals),
     tempo: g.tempo,
@@ -107,20 +128,23 @@ function compileOne(sign: number, strength: number, catalog: CatalogNumberings, 
   };
 }
 
-/** The concepts as scored against this catalog (a negated one as up to two: the other values wanted, its values against). */
-export function compileConcepts(understood: UnderstoodConcept[], catalog: CatalogNumberings, meaning: ValueMeaning): CompiledConcept[] {
+/**
+ * The concepts as scored against this catalog (a negated one as up to two: the other values
+ * wanted, its values against); `grounding` gives what a wanted concept's words ground here.
+ */
+export function compileConcepts(understood: UnderstoodConcept[], catalog: CatalogNumberings, meaning: ValueMeaning, grounding: (index: number) => GroundedWeights | null): CompiledConcept[] {
   const out: CompiledConcept[] = [];
   const none = { genres: new Map(), moods: new Map(), instruments: new Map(), energy: new Map(), vocals: { with: 0, without: 0 }, tempo: [], avoidTempo: [] };
-  for (const { concept: c, negated, strength } of understood) {
+  understood.forEach(({ concept: c, negated, strength }, index) => {
     const values = { genres: c.genres, moods: c.moods, instruments: c.instruments };
     const parts = negated
       ? [
           // The other energy, tempo and vocals wanted; its genres, moods and instruments against.
-          compileOne(1, strength, catalog, meaning, { ...none, energy: c.energy.size ? otherEnergy(c.energy) : new Map(), vocals: { with: c.vocals.without, without: c.vocals.with }, avoidTempo: c.tempo }),
-          compileOne(-1, strength, catalog, meaning, { ...none, ...values }),
+          compileOne(1, strength, catalog, meaning, { ...none, energy: c.energy.size ? otherEnergy(c.energy) : new Map(), vocals: { with: c.vocals.without, without: c.vocals.with }, avoidTempo: c.tempo }, null),
+          compileOne(-1, strength, catalog, meaning, { ...none, ...values }, null),
         ]
-      : [compileOne(1, strength, catalog, meaning, { ...values, energy: c.energy, vocals: c.vocals, tempo: c.tempo, avoidTempo: [] })];
+      : [compileOne(1, strength, catalog, meaning, { ...values, energy: c.energy, vocals: c.vocals, tempo: c.tempo, avoidTempo: [] }, grounding(index))];
     for (const part of parts) if (part) out.push(part);
-  }
+  });
   return out;
 }

@@ -13,10 +13,12 @@ import type { createTextPostings } from './text-postings.ts';
 import type { createNameMatching } from './name-matching.ts';
 import type { createTagGroups } from './tag-groups.ts';
 
-/** Weights of the three parts of a score. A full profile fit outweighs any text match; a name typed right outweighs both. */
-export const SCORE_WEIGHTS = { profile: 1, text: 0.4, name: 0.6 } as const;
-/** Text rank at which the text part reaches 63% of its weight (ts_rank of one title word is ~0.1-0.3). */
-const TEXT_RANK_SCALE = 0.1;
+/**
+ * Weights of the three parts of a score, each part in [0, 1]. Profile fit and text fit weigh
+ * nearly alike, so neither buries the other: a track that carries the query's distinctive words
+ * and one that fits what the query means compete, and one that does both wins.
+ */
+export const SCORE_WEIGHTS = { profile: 1, text: 0.8, name: 0.6 } as const;
 
 type BpmTest = (bpm: number) => boolean;
 type FacetCounter = ReturnType<typeof createFacetCounter>;
@@ -48,7 +50,7 @@ export function countFacets(facts: TrackFacts, docs: DocBitset, inRange: BpmTest
  * Scores every document of the bitset (in the BPM range) and offers it; returns how many there
  * were. The bitset walk is written out (not forEachDoc): this loop may visit every track.
  */
-export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest | null, termCount: number): number {
+export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest | null, textIdeal: number): number {
   const { facts, text, names, tables: t, best } = pass;
   const { sums, similarities } = pass.perDocument;
   // The columns and tables in locals: this loop may visit every track.
@@ -78,7 +80,7 @@ export function scoreEach(pass: RankingPass, docs: DocBitset, inRange: BpmTest |
       // could not enter even with both is turned away before they are worked out.
       if (score + SCORE_WEIGHTS.text + SCORE_WEIGHTS.name * Math.abs(s) < floor) continue;
       const sum = sums[doc];
-      if (sum !== 0) score += SCORE_WEIGHTS.text * (1 - Math.exp(-text.rank(doc, sum, termCount) / TEXT_RANK_SCALE));
+      if (sum !== 0) score += SCORE_WEIGHTS.text * text.score(sum, textIdeal);
       if (s < 0) {
         // Deferred (name-matching.ts): -s bounds it, so the exact one is needed only if the bound would enter.
         if (!best.accepts(doc, score + SCORE_WEIGHTS.name * -s)) continue;

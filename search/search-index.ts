@@ -3,8 +3,10 @@
 // search scores every track its filters accept when the query has an understood concept or asks
 // for anything ("music"), and only the text and name matches otherwise: score = how well the
 // track's profile fits the concepts (profile-score.ts) + its text relevance + its name
-// similarity; the best `want` are kept in a bounded heap (top-k.ts), ties by id. A changed track
-// is appended as a new document and its old one retired.
+// similarity; the best `want` (at least DIVERSITY_POOL) are kept in a bounded heap (top-k.ts),
+// ties by id, and the page is reordered for variety (diverse-page.ts). A changed track is
+// appended as a new document and its old one retired; text statistics (BM25, catalog grounding)
+// count retired documents until the index is rebuilt (live-index.ts), which bounds them.
 import type { EnergyLevel } from '../catalog/vocabulary.ts';
 import type { SearchFilters } from './request.ts';
 import type { UnderstoodConcept } from './understand.ts';
@@ -19,8 +21,11 @@ import { createFacetCounter, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
 import { countDocs, forEachDoc, intersectInto, unionOf } from './doc-bitsets.ts';
-import { column, float64, push } from './typed-column.ts';
+import { column, float64, int32, push } from './typed-column.ts';
+import { createNumbering } from './numbering.ts';
+import { diversePage, DIVERSITY_POOL, type PageCandidate } from './diverse-page.ts';
 import { createSimilarity } from './similarity.ts';
+import { createCatalogGrounding } from './catalog-grounding.ts';
 
 type FacetCounter = ReturnType<typeof createFacetCounter>;
 
@@ -30,6 +35,7 @@ export interface IndexedTrack {
   document: string;
   /** search_names: lower-cased title and artist */
   names: string;
+  artist: string;
   genre: string | null;
   moods: string[];
   instruments: string[];
@@ -49,12 +55,12 @@ export interface IndexQuery {
   terms: string[];
   nameTrigrams: Set<string>;
   concepts: UnderstoodConcept[];
+  /** Per concept, the terms of its own words (catalog-grounding.ts); none: not grounded. */
+  conceptTerms?: string[][];
   /** The query asks for any music ("music", "songs"): every track the filters accept ranks. */
   anything: boolean;
   filters: SearchFilters;
   want: number;
-  /** Intent's fallback: these filters instead when `filters` leave fewer than `below` tracks. */
-  fallback?: { filters: SearchFilters; below: number };
   facets?: boolean;
 }
 
@@ -62,8 +68,6 @@ export interface Ranking {
   total: number;
   top: RankedTrack[];
   facets?: Facets;
-  /** The query's fallback filters were used (IndexQuery.fallback). */
-  fellBack?: boolean;
 }
 
 export interface RankedTrack {
@@ -94,9 +98,13 @@ export function createSearchIndex(meaning: ValueMeaning) {
   const similarity = createSimilarity(facts);
   const scratchSpace = createScratch();
   const tagGroups = createTagGroups((a, b) => before(a, b));
+  const grounding = createCatalogGrounding(text, facts);
+  const artists = createNumbering();
+  const artistOf = column(int32);
   let deadCount = 0;
 
   function upsert(track: IndexedTrack) {
+    grounding.changed();
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
       facts.retire(previous);
@@ -108,6 +116,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
     ids.push(track.id);
     push(idKeys, idOrderKey(track.id));
     summaries.push(track.summary);
+    push(artistOf, artists.number(track.artist));
     docOf.set(track.id, doc);
     facts.add(doc, track);
     tagGroups.add(doc, facts.tagSetOf.data[doc]);
@@ -123,20 +132,20 @@ export function createSearchIndex(meaning: ValueMeaning) {
    * documents are scored one by one and the others by tag combination, best first, until no
    * other can reach the page; otherwise every accepted document is scored.
    */
-  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, best: TopK, facets: FacetCounter | null): number {
+  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, textIdeal: number, best: TopK, facets: FacetCounter | null): number {
     const everything = q.anything || q.concepts.length > 0;
     const docs = facts.filterDocs(filters, ids.length);
     if (!everything) intersectInto(docs, scratchSpace.perDocument.matched);
     const inRange = bpmRangeTest(filters);
     if (facets !== null) countFacets(facts, docs, inRange, facets);
     const pass = { facts, text, names, perDocument: scratchSpace.perDocument, idKeys: idKeys.data, before, tagGroups, tables, best };
-    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, q.terms.length);
+    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, textIdeal);
     const total = countDocs(docs);
     const matchedDocs = unionOf([docs], docs.length);
     intersectInto(matchedDocs, scratchSpace.perDocument.matched);
     // The others first: they raise the page's floor cheaply, and then most matched ones are turned away early.
     scoreByTagGroup(pass, docs);
-    scoreEach(pass, matchedDocs, null, q.terms.length);
+    scoreEach(pass, matchedDocs, null, textIdeal);
     return total;
   }
 
@@ -146,28 +155,31 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const kb = idKeys.data[b];
     return ka === kb || ka !== ka || kb !== kb ? ids[a] < ids[b] : ka < kb;
   };
-  const ranking = (best: TopK, total: number, facets: FacetCounter | null): Ranking => ({
+  const ranking = (top: PageCandidate[], total: number, facets: FacetCounter | null): Ranking => ({
     total,
-    top: best.sorted().map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
+    top: top.map(({ doc }) => ({ id: ids[doc], summary: summaries[doc] })),
     ...(facets ? { facets: facets.facets() } : {}),
   });
+  const genreOf = (doc: number) => facts.tagSetMembers[facts.tagSetOf.data[doc]][0] - 1;
 
-  /** Ranks by the query's filters, or by its fallback's when they leave too few tracks. */
+  /**
+   * Ranks the tracks the query's filters accept. A query that prefers some tracks (a concept or a
+   * text term) gets a diverse page (diverse-page.ts); one for any music lists by score and id.
+   */
   function search(q: IndexQuery): Ranking {
     const { perDocument: scratch } = scratchSpace;
-    text.sum(q.terms, scratch);
+    const textIdeal = text.sum(q.terms, scratch);
     names.match(q.nameTrigrams, facts.live(ids.length), scratch);
-    const tables = profileTables(compileConcepts(q.concepts, facts, meaning), facts);
-    const rankBy = (filters: SearchFilters) => {
-      const best = createTopK(q.want, before);
-      const facets = q.facets ? createFacetCounter(facts) : null;
-      return { best, facets, total: rank(q, filters, tables, best, facets) };
-    };
+    const grounded = (i: number) => (q.conceptTerms?.[i]?.length ? grounding.weights(q.conceptTerms[i]) : null);
+    const tables = profileTables(compileConcepts(q.concepts, facts, meaning, grounded), facts);
+    const diverse = q.concepts.length > 0 || q.terms.length > 0;
     try {
-      const first = rankBy(q.filters);
-      if (!q.fallback || first.total >= q.fallback.below) return ranking(first.best, first.total, first.facets);
-      const second = rankBy(q.fallback.filters);
-      return { ...ranking(second.best, second.total, second.facets), fellBack: true };
+      const best = createTopK(diverse ? Math.max(q.want, DIVERSITY_POOL) : q.want, before);
+      const facets = q.facets ? createFacetCounter(facts) : null;
+      const total = rank(q, q.filters, tables, textIdeal, best, facets);
+      const sorted = best.sorted();
+      const page = diverse ? diversePage(sorted, genreOf, (doc) => artistOf.data[doc]) : sorted;
+      return ranking(page.slice(0, q.want), total, facets);
     } finally {
       scratchSpace.clear(ids.length);
       names.finish();
@@ -186,7 +198,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
       total++;
       best.offer(doc, likeness(doc));
     });
-    return ranking(best, total, null);
+    return ranking(best.sorted(), total, null);
   }
 
   return {

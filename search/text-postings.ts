@@ -1,14 +1,17 @@
-// Text relevance: each track's PostgreSQL tsvector (stemmed words, weighted A title and artist,
+// Text relevance: each track's PostgreSQL tsvector (stemmed words, classed A title and artist,
 // B genre and tags, C description) as postings, one list per lexeme carrying the lexeme's
-// precomputed share of ts_rank. A search adds up the postings of its terms (each a prefix).
-import { column, float64, int32, push, type Column } from './typed-column.ts';
-import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from './text-rank.ts';
+// weighted frequency in the document (bm25.ts). A search adds up the BM25 of its terms' postings
+// (each term a prefix); a document's text score is that sum over the most any document could
+// score (every term met without bound by its most distinctive lexeme): in [0, 1).
+import { column, float32, int32, push, type Column } from './typed-column.ts';
+import { BM25_K1, idf, saturatedFrequency, weightedCount } from './bm25.ts';
+import { parseTsvector } from './tsvector.ts';
 import { addDoc } from './doc-bitsets.ts';
 import type { Scratch } from './scratch.ts';
 
 interface Postings {
   docs: Column<Int32Array>;
-  contributions: Column<Float64Array>;
+  frequencies: Column<Float32Array>;
 }
 
 function firstAtOrAfter(sorted: string[], key: string): number {
@@ -24,45 +27,81 @@ function firstAtOrAfter(sorted: string[], key: string): number {
 
 export function createTextPostings() {
   const postings = new Map<string, Postings>();
-  const normalisers = column(float64); // of each tsvector's length
+  const lengths = column(float32); // each document's weighted length
+  let totalLength = 0;
   let vocabulary: string[] | null = null; // sorted lexemes; null when a new one arrived
+
+  /** The lexemes a term prefixes. */
+  function* lexemesOf(term: string): Generator<Postings> {
+    vocabulary ??= [...postings.keys()].sort();
+    const vocab = vocabulary;
+    for (let v = firstAtOrAfter(vocab, term); v < vocab.length && vocab[v].startsWith(term); v++) yield postings.get(vocab[v])!;
+  }
 
   return {
     /** Adds document `doc` (the next number) with its tsvector as text. */
     add(doc: number, tsvector: string) {
-      const parsed = parseTsvector(tsvector);
-      push(normalisers, lengthNormaliser(parsed.length));
-      for (const { lexeme, weights } of parsed.lexemes) {
+      let length = 0;
+      for (const { lexeme, classes } of parseTsvector(tsvector)) {
         let list = postings.get(lexeme);
         if (!list) {
-          postings.set(lexeme, (list = { docs: column(int32, 4), contributions: column(float64, 4) }));
+          postings.set(lexeme, (list = { docs: column(int32, 4), frequencies: column(float32, 4) }));
           vocabulary = null;
         }
+        const tf = weightedCount(classes);
+        length += tf;
         push(list.docs, doc);
-        push(list.contributions, lexemeContribution(weights));
+        push(list.frequencies, tf);
       }
+      push(lengths, length);
+      totalLength += length;
     },
-    /** Adds every term's postings (each term a prefix) into scratch.sums, marking the documents matched. */
-    sum(terms: string[], scratch: Scratch) {
-      vocabulary ??= [...postings.keys()].sort();
-      const vocab = vocabulary;
+    /**
+     * Adds every term's BM25 (each term a prefix) into scratch.sums, marking the documents
+     * matched; returns the query's bound: the sum of its terms' best idf, times the most a
+     * saturated frequency reaches (0 when no term is in the catalog).
+     */
+    sum(terms: string[], scratch: Scratch): number {
       const { sums, matched } = scratch;
+      const n = lengths.length;
+      const average = n > 0 ? totalLength / n : 1;
+      const lengthOf = lengths.data;
+      let ideal = 0;
       for (const term of [...terms].sort()) {
-        for (let v = firstAtOrAfter(vocab, term); v < vocab.length && vocab[v].startsWith(term); v++) {
-          const list = postings.get(vocab[v])!;
+        let best = 0;
+        for (const list of lexemesOf(term)) {
+          const weight = idf(n, list.docs.length);
+          best = Math.max(best, weight);
           const docs = list.docs.data;
-          const contributions = list.contributions.data;
-          for (let n = 0; n < list.docs.length; n++) {
-            const doc = docs[n];
-            sums[doc] = addContribution(sums[doc], contributions[n]);
+          const frequencies = list.frequencies.data;
+          for (let k = 0; k < list.docs.length; k++) {
+            const doc = docs[k];
+            sums[doc] += weight * saturatedFrequency(frequencies[k], lengthOf[doc], average);
             addDoc(matched, doc);
           }
         }
+        ideal += best;
+      }
+      return ideal * (BM25_K1 + 1);
+    },
+    /** How many documents the lexemes a term prefixes hold (a document under two counted twice). */
+    documentCount(term: string): number {
+      let count = 0;
+      for (const list of lexemesOf(term)) count += list.docs.length;
+      return count;
+    },
+    /** Visits the documents of the lexemes a term prefixes, in order, until `visit` returns false. */
+    forEachDocOf(term: string, visit: (doc: number) => boolean) {
+      for (const list of lexemesOf(term)) {
+        const docs = list.docs.data;
+        for (let k = 0; k < list.docs.length; k++) if (!visit(docs[k])) return;
       }
     },
-    /** ts_rank of a document from its sum. */
-    rank(doc: number, sum: number, termCount: number): number {
-      return sum === 0 ? 0 : finishRank(sum, termCount, normalisers.data[doc]);
+    /** Documents added (retired ones too). */
+    documents: () => lengths.length,
+    /** A document's text score from its sum: its share of the query's bound. */
+    score(sum: number, bound: number): number {
+      return bound === 0 ? 0 : Math.min(1, sum / bound);
     },
   };
 }

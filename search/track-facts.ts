@@ -54,6 +54,9 @@ export function createTrackFacts() {
   // A document's tags but tempo as one number: profiles score each distinct combination once.
   const tagSets = createSetNumbering();
   const tagSetOf = column(int32);
+  // Documents per genre, mood and instrument number (retired ones too, as the text postings count
+  // them until the index is rebuilt): how common each tag is, for catalog-grounding.ts.
+  const counts = { genres: [] as number[], moods: [] as number[], instruments: [] as number[] };
   // Documents per filter value (alive: value 0; vocals: VOCALS; energy: its index). A document's
   // values never change: a changed track is a new document.
   const alive = createValueBitsets();
@@ -79,6 +82,7 @@ export function createTrackFacts() {
     tagSetOf,
     /** Each tag combination as [genre + 1, mood set, instrument set, energy + 1, vocals + 1]. */
     tagSetMembers: tagSets.members,
+    counts,
     add(doc: number, t: TrackFactsInput) {
       alive.add(0, doc);
       const genre = t.genre === null ? -1 : genres.number(t.genre);
@@ -92,6 +96,9 @@ export function createTrackFacts() {
       push(tagSetOf, tagSets.number([genre + 1, moodSet, instrumentSet, energy + 1, vocals + 1], false));
       // Floored: a bin lies wholly in one facet band (their edges are whole BPM).
       push(bpmBinOf, t.bpm === null || !(t.bpm >= 0) ? -1 : Math.min(MAX_BPM_BIN, Math.floor(t.bpm / BPM_BIN_WIDTH)));
+      if (genre >= 0) counts.genres[genre] = (counts.genres[genre] ?? 0) + 1;
+      for (const m of new Set(moodNumbers)) counts.moods[m] = (counts.moods[m] ?? 0) + 1;
+      for (const i of new Set(instrumentNumbers)) counts.instruments[i] = (counts.instruments[i] ?? 0) + 1;
       if (genre >= 0) genreDocs.add(genre, doc);
       if (energy >= 0) energyDocs.add(energy, doc);
       if (vocals !== VOCALS.unknown) vocalsDocs.add(vocals, doc);

@@ -1,5 +1,6 @@
 // The in-memory search index against PostgreSQL itself: filters select exactly what SQL selects,
-// the text pieces (tsvector parsing, ts_rank, word_similarity) equal PostgreSQL's, and every
+// the text pieces (tsvector parsing, word_similarity) equal PostgreSQL's, text ranks by how
+// distinctive a word is in the catalog (BM25), and every
 // committed change to the catalog is visible to the very next search.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,11 +9,16 @@ import { API, call } from './support/http.ts';
 import { insertPlannedTracks } from './support/catalog-rows.ts';
 import { createSearchIndex } from '../search/search-index.ts';
 import { queryTrigrams, wordSimilarity } from '../search/trigrams.ts';
-import { addContribution, finishRank, lengthNormaliser, lexemeContribution, parseTsvector } from '../search/text-rank.ts';
+import { parseTsvector } from '../search/tsvector.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
 import { searchTracks } from '../search/query.ts';
 import { migrate } from '../db/migrate.ts';
+import { createQueryUnderstanding } from '../search/understand.ts';
+import { musicLexicon } from '../search/lexicon.ts';
+import { openWordNet } from '../search/wordnet.ts';
+import { createValueMeaning } from '../search/value-meaning.ts';
+import type { ValueMeaning } from '../search/query-profile.ts';
 import { createTestDatabase } from './support/database.ts';
 
 let server: TestServer;
@@ -66,7 +72,7 @@ test('a title with a typo finds that track first; a word nobody knows finds noth
   assert.equal(nothing.body.total_count, 0);
 });
 
-test('word_similarity and ts_rank equal PostgreSQL on awkward text', async () => {
+test('word_similarity and tsvector parsing equal PostgreSQL on awkward text', async () => {
   const pairs = [
     ['golden horizn', 'golden horizon nova lane'],
     ['kabankala', 'kabankala river town'],
@@ -88,18 +94,68 @@ test('word_similarity and ts_rank equal PostgreSQL on awkward text', async () =>
   const texts = Array.from({ length: 400 }, () => phrase(2 + Math.floor(random() * 5)));
   const rows = await sql<{ s: number }[]>`SELECT word_similarity(q, t) AS s FROM unnest(${queries}::text[], ${texts}::text[]) AS x(q, t)`;
   rows.forEach(({ s }, i) => assert.equal(wordSimilarity(queryTrigrams(queries[i]), texts[i]), Math.fround(s), `${queries[i]} | ${texts[i]}`));
-  const docs = ["o'brien's back\\slash running runs", 'dark dark dark cinematic strings dark'];
+  const docs = ["o'brien's back\\slash running runs", 'dark dark dark cinematic strings dark', "it''s 'quoted' \\ text"];
   for (const doc of docs) {
-    const [row] = await sql<{ v: string; r: number }[]>`
-      SELECT v::text AS v, ts_rank(v, to_tsquery('english', 'brien:* | run:* | dark:*'), 1) AS r
-        FROM (SELECT setweight(to_tsvector('english', ${doc}), 'A') || setweight(to_tsvector('english', ${doc}), 'C') AS v) x`;
-    const parsed = parseTsvector(row.v);
-    let sum = 0;
-    for (const term of ['brien', 'dark', 'run']) {
-      for (const e of parsed.lexemes) if (e.lexeme.startsWith(term)) sum = addContribution(sum, lexemeContribution(e.weights));
-    }
-    assert.equal(finishRank(sum, 3, lengthNormaliser(parsed.length)), Math.fround(row.r), doc);
+    const [row] = await sql<{ v: string }[]>`SELECT (setweight(to_tsvector('english', ${doc}), 'A') || setweight(to_tsvector('english', ${doc}), 'C'))::text AS v`;
+    const entries = await sql<{ lexeme: string; weights: string[] }[]>`
+      SELECT lexeme, weights FROM unnest(setweight(to_tsvector('english', ${doc}), 'A') || setweight(to_tsvector('english', ${doc}), 'C'))`;
+    assert.deepEqual(parseTsvector(row.v).map((e) => ({ lexeme: e.lexeme, weights: e.classes })), entries.map((e) => ({ lexeme: e.lexeme, weights: [...e.weights] })), doc);
   }
+});
+
+test('text ranks by how distinctive a word is in this catalog: a rare word outweighs a common one said twice, in a longer document', async () => {
+  const index = await indexOf([
+    ...Array.from({ length: 40 }, (_, i) => ({ id: `common-${String(i).padStart(2, '0')}`, text: 'upbeat video music for a video ad' })),
+    { id: 'rare-1', text: 'ukulele song' },
+    { id: 'rare-2', text: 'happy ukulele tune for a video' },
+  ]);
+  const found = index.search({ terms: ['ukulel', 'video'], nameTrigrams: new Set(), concepts: [], anything: false, filters: {}, want: 3 });
+  assert.equal(found.total, 42);
+  const top = found.top.map((t) => t.id);
+  assert.deepEqual(top.slice(0, 2).sort(), ['rare-1', 'rare-2'], `the rare word first: ${top}`);
+  assert.equal(top[2], 'common-00');
+});
+
+/** An index of tracks given as tsvector text (description class C), genre, moods and artist. */
+async function indexOf(tracks: { id: string; text: string; genre?: string; moods?: string[]; artist?: string }[], meaning: ValueMeaning = () => new Map()) {
+  const index = createSearchIndex(meaning);
+  for (const t of tracks) {
+    const [{ v }] = await sql<{ v: string }[]>`SELECT setweight(to_tsvector('english', ${t.text}), 'C')::text AS v`;
+    index.upsert({ id: t.id, document: v, names: t.id, artist: t.artist ?? t.id, genre: t.genre ?? null, moods: t.moods ?? [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+  }
+  return index;
+}
+
+test('a concept leans on the tags its own words go with in this catalog, for tracks that never say them', async () => {
+  const understanding = createQueryUnderstanding(musicLexicon(), openWordNet());
+  // The lexicon's "christmas" wants Happy and Warm alike; here the tracks that say "christmas" are Warm.
+  const index = await indexOf([
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `c-said-${i}`, text: 'christmas sleigh bells', moods: ['Warm'] })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `b-warm-${i}`, text: 'fireside song', moods: ['Warm'] })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `a-happy-${i}`, text: 'sunny song', moods: ['Happy'] })),
+    ...Array.from({ length: 60 }, (_, i) => ({ id: `d-other-${String(i).padStart(2, '0')}`, text: 'rain at night', moods: ['Dark'] })),
+  ], createValueMeaning(understanding));
+  const { concepts } = understanding.understand('christmas');
+  const found = index.search({ terms: ['christma'], conceptTerms: [['christma']], nameTrigrams: new Set(), concepts, anything: false, filters: {}, want: 18 });
+  const order = found.top.map((t) => t.id).filter((id) => !id.startsWith('c-said'));
+  const lastWarm = Math.max(...order.map((id, i) => (id.startsWith('b-warm') ? i : -1)));
+  const firstHappy = order.findIndex((id) => id.startsWith('a-happy'));
+  assert.ok(firstHappy === -1 || lastWarm < firstHappy, `Warm before Happy: ${order}`);
+  assert.ok(found.top.slice(0, 6).every((t) => t.id.startsWith('c-said')), 'the tracks that say it first');
+});
+
+test('a page is not ten near-copies: another genre and artist nearly as good gets places in the top 10', async () => {
+  const index = await indexOf([
+    ...Array.from({ length: 12 }, (_, i) => ({ id: `a-${String(i).padStart(2, '0')}`, text: 'rain', genre: 'Ambient', artist: 'One Artist' })),
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `b-${i}`, text: 'rain falling', genre: 'Jazz', artist: 'Another' })),
+  ]);
+  const query = (want: number) => ({ terms: ['rain'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
+  const top = index.search(query(10)).top.map((t) => t.id);
+  assert.equal(top[0], 'a-00', 'the best first');
+  assert.ok(top.some((id) => id.startsWith('b-')), `both genres in the top 10: ${top}`);
+  const all = index.search(query(18)).top.map((t) => t.id);
+  assert.deepEqual(all.slice(0, 10), top, 'a longer page begins with the shorter one');
+  assert.equal(new Set(all).size, 18);
 });
 
 test('an insert, a rename and a removal are visible to the very next search', async () => {
@@ -208,7 +264,7 @@ test('equal scores are ordered by id, for our ids and for ids of any other form'
   const index = createSearchIndex(() => new Map());
   const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
   for (const id of ids) {
-    index.upsert({ id, document: "'piano':1A", names: 'same name', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+    index.upsert({ id, document: "'piano':1A", names: 'same name', artist: 'same artist', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   const query = (want: number) => ({ terms: ['piano'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
   const found = index.search(query(10));

@@ -114,14 +114,13 @@ test('validation: every bad request is a 400 naming the field, and costs nothing
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
 });
 
-test('intent: inferred filters that leave too few tracks are dropped and reported; explicit filters always apply', async () => {
-  // This catalog has 8 tracks: inferred filters that leave fewer than MIN_INTENT_MATCHES are
-  // dropped (search-everyday.test.ts has them applied on a larger catalog).
+test('intent: stated values rank and are reported but exclude nothing; explicit filters always apply', async () => {
+  // Inferred values only lift the tracks that carry them: every track still ranks.
   const response = await search({ query: 'calm piano for study, no vocals' });
   assert.equal(response.status, 200);
   assert.equal(response.body.intent.has_vocals, false);
   assert.deepEqual(response.body.intent.instruments, ['Piano']);
-  assert.equal(response.body.intent.applied, 'none');
+  assert.equal(response.body.intent.applied, 'filters');
   assert.equal(response.body.total_count, CATALOG.length);
   assert.equal(response.body.tracks[0].title, 'Quiet Lanterns', 'calm, for study, piano, no vocals: the best fit first');
   const explicit = await search({ query: 'calm piano for study', filters: { energy_level: 'medium' } });
@@ -167,11 +166,11 @@ test('searches are charged after they are worked out: 20 concurrent on 5 credits
   assert.equal(credits, 0);
 });
 
-test('intent whose filters match nothing falls back to the words alone, and says so', async () => {
+test('intent whose values no track carries still finds the words', async () => {
   // "organ" infers an instrument no track has.
   const response = await search({ query: 'organ quiet lanterns' });
   assert.equal(response.status, 200);
-  assert.equal(response.body.intent.applied, 'none');
+  assert.equal(response.body.intent.applied, 'filters');
   assert.deepEqual(response.body.intent.instruments, ['Organ']);
   assert.equal(titles(response)[0], 'Quiet Lanterns');
   assert.equal(response.body.total_count, (await search({ query: 'organ quiet lanterns', intent: false })).body.total_count);

@@ -62,14 +62,14 @@ const searchRequest = closed(['query'], {
 
 const intent: SchemaObject = {
   type: 'object',
-  description: 'What the query was understood as; with intent extraction, the filters it states outright and whether they were applied.',
+  description: 'What the query was understood as; with intent extraction, the values it states outright and whether they were applied.',
   required: ['matched', 'not_understood', 'related', 'applied'],
   additionalProperties: false,
   properties: {
     matched: { ...strings, description: 'Phrases understood, as typed.' },
     not_understood: { ...strings, description: 'Words neither understood nor meaningless.' },
     related: { type: 'array', items: closed(['word', 'as'], { word: { type: 'string' }, as: { type: 'string' } }), description: 'Words read through a relative or a correction.' },
-    applied: { type: 'string', enum: ['filters', 'none'], description: '`none`: inferred filters left too few tracks, so the ranking ran without them.' },
+    applied: { type: 'string', enum: ['filters', 'none'], description: '`filters`: the values the query states outright lifted the tracks that carry them (they exclude none; only the request\'s `filters` exclude); `none`: intent extraction was off or the query stated no value.' },
     genres: strings, moods: strings, instruments: strings, has_vocals: { type: 'boolean' }, min_bpm: BPM, max_bpm: BPM,
     energy_level: { type: 'string', enum: [...ENERGY_LEVELS] },
   },

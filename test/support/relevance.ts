@@ -19,7 +19,11 @@ export function gain(t: JudgedTrack, want: Judgment): number {
 const discount = (rank: number) => 1 / Math.log2(rank + 2);
 
 export function judge(rankedIds: string[], catalog: JudgedTrack[], want: Judgment) {
-  const gains = new Map(catalog.map((t) => [t.id, gain(t, want)]));
+  return judgeByGains(rankedIds, new Map(catalog.map((t) => [t.id, gain(t, want)])));
+}
+
+/** nDCG@10 and P@5 of a ranked list, given every catalog track's gain (1: fully relevant). */
+export function judgeByGains(rankedIds: string[], gains: Map<string, number>) {
   const ideal = [...gains.values()].sort((a, b) => b - a).slice(0, 10).reduce((sum, g, i) => sum + g * discount(i), 0);
   const dcg = rankedIds.slice(0, 10).reduce((sum, id, i) => sum + (gains.get(id) ?? 0) * discount(i), 0);
   const fullyRelevant = [...gains.values()].filter((g) => g === 1).length;
