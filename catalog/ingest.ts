@@ -1,7 +1,9 @@
 // Ingestion of a folder of masters (MP3, WAV, FLAC) with a metadata sidecar: every new file made
-// into its row (track-row.ts: validated, stored, given its clip master, analysed, previewed), a
-// refused one reported with its reason; then all accepted tracks are written in one transaction.
-// Re-running on the same folder changes nothing (ids come from the original's hash).
+// into its row (track-row.ts: validated, stored, given its clip master, analysed, previewed) and
+// the row written as soon as it is made, a refused one reported with its reason. Ids come from the
+// original's hash, so re-running on the same folder changes nothing, and re-running an ingest
+// that was stopped (Ctrl-C, a crash) goes on where it stopped: the files whose rows were written
+// are found unchanged, and only the others are made, none twice.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../db/connect.ts';
@@ -29,12 +31,6 @@ export interface IngestOptions {
   onProgress?: (done: number, total: number, file: string) => void;
 }
 
-interface Prepared {
-  id: string;
-  file: string;
-  row: Record<string, unknown>;
-}
-
 export async function ingestFolder(options: IngestOptions): Promise<IngestReport> {
   const { sql, pool, dir, storage } = options;
   const report: IngestReport = { ingested: [], unchanged: [], rejected: [] };
@@ -47,23 +43,28 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
   const work = files.filter((f) => entries.has(f));
   const existing = new Set((await sql<{ id: string }[]>`SELECT id FROM tracks`).map((r) => r.id));
   const seen = new Map<string, string>(); // id -> first file with that content
-  const prepared: Prepared[] = [];
   let done = 0;
   let next = 0;
   const worker = async () => {
     while (next < work.length) {
       const file = work[next++];
+      let row: Record<string, unknown> | undefined;
       try {
-        const result = await prepareTrack(file, entries.get(file)!);
-        if (result) prepared.push(result);
+        row = await newRow(file, entries.get(file)!);
       } catch (err) {
         report.rejected.push({ file, reason: (err as Error).message });
+      }
+      // Written at once, outside the try: a database that fails ends the ingest (it is not the file's fault).
+      if (row) {
+        await sql`INSERT INTO tracks ${sql(row)} ON CONFLICT (id) DO NOTHING`;
+        report.ingested.push({ id: String(row.id), file, title: String(row.title) });
       }
       options.onProgress?.(++done, work.length, file);
     }
   };
 
-  async function prepareTrack(file: string, metadata: TrackMetadata): Promise<Prepared | undefined> {
+  /** The row of a file whose content is new to the catalog; undefined (reported unchanged) otherwise. */
+  async function newRow(file: string, metadata: TrackMetadata): Promise<Record<string, unknown> | undefined> {
     const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)));
     // Before the hash: empty files all share one, and would be reported as copies of each other.
     if (bytes.length === 0) throw new Error('empty file (0 bytes)');
@@ -74,18 +75,11 @@ export async function ingestFolder(options: IngestOptions): Promise<IngestReport
       return undefined;
     }
     seen.set(id, file);
-    return { id, file, row: await trackRow({ pool, storage }, { file, format: masterFormatOf(file)!, bytes, sha256: sha, metadata }) };
+    return trackRow({ pool, storage }, { file, format: masterFormatOf(file)!, bytes, sha256: sha, metadata });
   }
 
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? pool.status().threads) }, worker));
-  prepared.sort((a, b) => a.file.localeCompare(b.file));
-  if (prepared.length > 0) {
-    await sql.begin(async (tx) => {
-      for (const track of prepared) await tx`INSERT INTO tracks ${tx(track.row)} ON CONFLICT (id) DO NOTHING`;
-    });
-  }
-  for (const track of prepared) report.ingested.push({ id: track.id, file: track.file, title: String(track.row.title) });
-  report.rejected.sort((a, b) => a.file.localeCompare(b.file));
+  for (const list of [report.ingested, report.unchanged, report.rejected]) list.sort((a, b) => a.file.localeCompare(b.file));
   return report;
 }
 
