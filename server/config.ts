@@ -30,6 +30,8 @@ export interface Config {
   windowClock: WindowClock;
   /** Where the catalog's audio lives: DATA_DIR, or the bucket STORAGE_URL names (catalog/storage/open-storage.ts). */
   storage: StorageLocation;
+  /** Whether this node makes queued ingest jobs (INGEST_JOBS, default 1; 0: only serve). */
+  ingestJobs: boolean;
 }
 
 /** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
@@ -53,5 +55,6 @@ export function loadConfig(): Config {
     metrics: process.env.METRICS_PORT ? intFromEnv('METRICS_PORT', 0, 0) : process.env.METRICS === '1' ? 'main' : undefined,
     windowClock: clockAhead(intFromEnv('RATE_LIMIT_CLOCK_OFFSET_MS', 0, 0)),
     storage: storageLocation(),
+    ingestJobs: process.env.INGEST_JOBS !== '0',
   };
 }

@@ -36,6 +36,7 @@ import { registerSourceMetrics } from './observability/source-metrics.ts';
 import { timedEngine } from './observability/timed-engine.ts';
 import { createRequestObserver } from './observability/request-observer.ts';
 import { openCatalogStorage } from '../catalog/storage/open-storage.ts';
+import { startIngestWorker } from '../catalog/ingest-worker.ts';
 import type { CatalogStorage } from '../catalog/storage/catalog-storage.ts';
 
 export interface Service {
@@ -80,6 +81,7 @@ export async function startService(config: Config, logger: Logger = createLogger
   const ledger = { sql, relaxedSql: database.relaxedSql, charger: createCharger(sql), claimer: createClaimer(database.relaxedSql), processId: registration.id, later };
   const deps: EndpointDeps = { admitter, ledger, usage, inFlight, log };
   const storage = await openCatalogStorage(config.storage, config.dataDir);
+  const ingestWorker = config.ingestJobs ? await startIngestWorker({ sql, pool: engine, storage, log }) : undefined;
   const tracks = createTrackLookup(sql, (sha256) => reanalyseStoredAudio({ sql, engine, storage }, sha256));
   const secret = await loadPreviewSecret(sql, config.previewSecret, config.dataDir);
   const clips = createClipCache(config.clipCacheBytes, storage.shared, log);
@@ -149,6 +151,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         const unsettled = await later.flush();
         if (unsettled > 0) log(`shutdown: ${unsettled} refunds or releases could not reach the database; the sweep of dead processes settles them`);
         later.close();
+        await step('finishing the ingest job being made', async () => ingestWorker?.stop());
         await step('removing the heartbeat', () => registration.close());
         await engine.close();
         await step('closing the storage', () => storage.close());

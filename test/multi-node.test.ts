@@ -2,8 +2,8 @@
 // with the repository's deploy/nginx.conf: a track ingested by the catalog CLI is found and
 // downloaded byte for byte on every node; a node killed under paid load, with clients retrying
 // through nginx with their Idempotency-Keys, leaves every request answered and charged once and
-// every charged credit with exactly one usage record; a node started late serves at once; a track
-// ingested while all run is found on every node.
+// every charged credit with exactly one usage record; a node started late serves at once; tracks
+// ingested while all run are made by the nodes too, and found on every node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -29,6 +29,8 @@ const KILL_AFTER_REPLIES = 40;
 // Only detects a hang: a request whose Idempotency-Key the dead node held is answered 409 until a
 // live node's sweep settles the dead one (its heartbeat 5 s old, billing/processes.ts).
 const RETRY_FOR_MS = 90_000;
+/** Files ingested while the nodes run: enough that the nodes' workers take some of them. */
+const SPREAD_FILES = 12;
 
 interface Outcome { status: number; bytes: Buffer; replayed: boolean }
 
@@ -154,8 +156,17 @@ test(`${NODES} nodes, one database, one bucket, behind nginx: ingest anywhere, s
     const fromLate = await send(late.base, key, '/download-track', { track_id: trackId });
     assert.ok(fromLate?.status === 200 && fromLate.bytes.equals(Buffer.from(drive)));
 
-    // A track ingested while the nodes run is found on every live node.
-    await ingestWithCli(nodeEnv(), { 'beat.mp3': await mp3Of(drumPattern(100, 30)) }, { 'beat.mp3': 'Lantern Beat' });
+    // Tracks ingested while the nodes run are made by the nodes too, and found on every live node.
+    const beats: Record<string, Uint8Array> = {};
+    const titles: Record<string, string> = {};
+    for (let i = 0; i < SPREAD_FILES; i++) {
+      beats[`beat-${i}.mp3`] = await mp3Of(drumPattern(96 + i, 11, 0.5, 40 + i));
+      titles[`beat-${i}.mp3`] = i === 0 ? 'Lantern Beat' : `Beat ${i}`;
+    }
+    await ingestWithCli({ ...nodeEnv(), WORKERS: '1' }, beats, titles);
+    const makers = await sql`SELECT DISTINCT split_part(done_by, ':', 2) AS pid FROM ingest_jobs WHERE file LIKE 'beat-%'`;
+    const nodePids = new Set(nodes.map((node) => String(node.child.pid)));
+    assert.ok(makers.some((m) => nodePids.has(m.pid)), `the running nodes made some of the jobs (made by ${makers.map((m) => m.pid).join(', ')})`);
     for (const node of nodes.slice(1)) assert.equal((await titlesFound(node.base, key, 'lantern beat'))[0], 'Lantern Beat', node.base);
   } finally {
     await front?.stop();
