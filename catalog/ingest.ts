@@ -33,7 +33,7 @@ export interface IngestOptions {
 }
 
 /** How often a run whose workers found no free job looks again (its last jobs are being made elsewhere). */
-const IDLE_LOOK_MS = 100;
+const IDLE_LOOK_MS = 500;
 
 export async function ingestFolder(options: IngestOptions): Promise<IngestReport> {
   const { sql, pool, dir, storage } = options;
