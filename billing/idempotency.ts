@@ -37,37 +37,28 @@ export function requestFingerprint(endpoint: string, body: unknown): Buffer {
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; reply: StoredReply; requestId: string };
 
 /**
- * Claims the key for this request, or finds what the first request with it left: its reply to
- * replay, or a refusal (in flight, or used for a different request). A claim older than 24 h is
- * taken over as if new.
+ * What the first request with the key left, for a request whose claim found the key taken: its
+ * reply to replay, or a refusal (in flight, or used for a different request). Undefined when the
+ * key was released in between (the first request failed): the key may be claimed again.
  */
-export async function claimIdempotencyKey(sql: Sql, keyId: number, held: HeldKey, fingerprint: Buffer, processId: number): Promise<Claim> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const claimed = await sql`
-      INSERT INTO idempotency_keys AS i (key_id, idempotency_key, fingerprint, request_id, process_id)
-      VALUES (${keyId}, ${held.key}, ${fingerprint}, ${held.requestId}, ${processId})
-      ON CONFLICT (key_id, idempotency_key) DO UPDATE
-         SET fingerprint = EXCLUDED.fingerprint, request_id = EXCLUDED.request_id, process_id = EXCLUDED.process_id,
-             created_at = now(), status = NULL, content_type = NULL, body = NULL
-       WHERE i.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
-      RETURNING 1`;
-    if (claimed.length === 1) return { kind: 'claimed' };
-    const [first] = await sql`
-      SELECT fingerprint, request_id, status, content_type, body FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${held.key}`;
-    if (!first) continue; // released between the two statements: claim again
-    if (!fingerprint.equals(first.fingerprint)) {
-      throw new Refusal('idempotency_key_reused', `Idempotency-Key "${held.key}" was used for a different request in the last ${IDEMPOTENCY_KEY_HOURS} h; use a new key for a new request`);
-    }
-    if (first.status === null) {
-      throw new Refusal('idempotency_key_in_flight', `a request with Idempotency-Key "${held.key}" is still in progress; retry after it has finished`);
-    }
-    return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body }, requestId: first.request_id };
+async function firstRequestOf(sql: Sql, keyId: number, held: HeldKey, fingerprint: Buffer): Promise<Claim | undefined> {
+  const [first] = await sql`
+    SELECT fingerprint, request_id, status, content_type, body FROM idempotency_keys WHERE key_id = ${keyId} AND idempotency_key = ${held.key}`;
+  if (!first) return undefined;
+  if (!fingerprint.equals(first.fingerprint)) {
+    throw new Refusal('idempotency_key_reused', `Idempotency-Key "${held.key}" was used for a different request in the last ${IDEMPOTENCY_KEY_HOURS} h; use a new key for a new request`);
   }
-  throw new Refusal('idempotency_key_in_flight', `Idempotency-Key "${held.key}" is changing hands; retry`);
+  if (first.status === null) {
+    throw new Refusal('idempotency_key_in_flight', `a request with Idempotency-Key "${held.key}" is still in progress; retry after it has finished`);
+  }
+  return { kind: 'replay', reply: { status: first.status, contentType: first.content_type, body: first.body }, requestId: first.request_id };
 }
 
 export interface Claimer {
-  /** claimIdempotencyKey, with the claims of concurrent requests made in one statement. */
+  /**
+   * Claims the key for this request, or finds what the first request with it left (firstRequestOf).
+   * A claim older than 24 h is taken over as if new.
+   */
   claim(keyId: number, held: HeldKey, fingerprint: Buffer, processId: number): Promise<Claim>;
 }
 
@@ -79,10 +70,10 @@ interface ClaimItem {
 }
 
 /**
- * Claims in batches: the first claims of concurrent requests, each a new key as a busy client's
- * mostly are, are one INSERT for the batch (one round trip, not one each). A claim that finds the
- * key taken, and a second claim of one key within a batch (one statement may not insert a row and
- * then update it), take claimIdempotencyKey's own path, which tells a replay from a refusal.
+ * Claims in batches: the claims of concurrent requests, each a new key as a busy client's mostly
+ * are, are one INSERT for the batch (one round trip, not one each). A second claim of one key
+ * within a batch is left out of it (one statement may not insert a row and then update it) and
+ * finds the key taken, as a claim of a key already used does.
  */
 export function createClaimer(sql: Sql): Claimer {
   const batcher = createStatementBatcher<ClaimItem, boolean>(async (items) => {
@@ -109,8 +100,12 @@ export function createClaimer(sql: Sql): Claimer {
   });
   return {
     async claim(keyId, held, fingerprint, processId) {
-      if (await batcher.submit({ keyId, held, fingerprint, processId })) return { kind: 'claimed' };
-      return claimIdempotencyKey(sql, keyId, held, fingerprint, processId);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (await batcher.submit({ keyId, held, fingerprint, processId })) return { kind: 'claimed' };
+        const first = await firstRequestOf(sql, keyId, held, fingerprint);
+        if (first) return first;
+      }
+      throw new Refusal('idempotency_key_in_flight', `Idempotency-Key "${held.key}" is changing hands; retry`);
     },
   };
 }
