@@ -7,8 +7,6 @@ import type { ClipValue } from '../engine/worker.ts';
 import type { SharedObjects } from '../catalog/storage/catalog-storage.ts';
 import { findSharedClip, encodeSharedClip, sharedClipName, type ClipKeyParts } from './shared-clips.ts';
 
-export type { ClipKeyParts };
-
 export interface ClipCache {
   get(key: ClipKeyParts, make: () => Promise<ClipValue>): Promise<ClipValue>;
   /** The cached clip, if any, without making one. */

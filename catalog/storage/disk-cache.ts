@@ -24,7 +24,7 @@ function filesOldestFirst(dir: string): { file: string; size: number; mtimeMs: n
   const found: { file: string; size: number; mtimeMs: number }[] = [];
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+    const file = path.join(entry.parentPath, entry.name);
     if (file.endsWith('.tmp')) {
       fs.rmSync(file, { force: true });
       continue;
