@@ -3,12 +3,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { connectSql, type Sql } from '../../db/connect.ts';
-import { migrate } from '../../db/migrate.ts';
-import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
+import { startCatalogFixture, type CatalogFixture } from '../support/catalog-fixture.ts';
+import type { Sql } from '../../db/connect.ts';
+import type { EnginePool } from '../../engine/pool.ts';
 import { ingestFolder, listTracks, removeTrack } from '../../catalog/ingest.ts';
 import { storePath } from '../../catalog/store.ts';
 import { readMetadata } from '../../catalog/metadata.ts';
@@ -17,24 +15,16 @@ import { climaxPiece, drumPattern } from '../support/synth.ts';
 import { mp3Of } from '../support/audio.ts';
 import { fileStorage } from '../../catalog/storage/file-storage.ts';
 
-let db: TestDatabase;
+let fixture: CatalogFixture;
 let sql: Sql;
 let pool: EnginePool;
 let root: string;
 
 before(async () => {
-  db = await createTestDatabase();
-  sql = connectSql(db.url, 4);
-  await migrate(sql);
-  pool = createEnginePool({ threads: 2 });
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-ingest-'));
+  fixture = await startCatalogFixture('mla-ingest-');
+  ({ sql, pool, root } = fixture);
 });
-after(async () => {
-  await pool.close();
-  await sql.end();
-  await db.drop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+after(() => fixture.stop());
 
 function folder(name: string): string {
   const dir = path.join(root, name);

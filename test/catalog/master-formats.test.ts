@@ -7,12 +7,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, type TestDatabase } from '../support/database.ts';
-import { connectSql, type Sql } from '../../db/connect.ts';
-import { migrate } from '../../db/migrate.ts';
-import { createEnginePool, type EnginePool } from '../../engine/pool.ts';
+import { startCatalogFixture, type CatalogFixture } from '../support/catalog-fixture.ts';
+import type { Sql } from '../../db/connect.ts';
+import type { EnginePool } from '../../engine/pool.ts';
 import { ingestFolder } from '../../catalog/ingest.ts';
 import { storePath } from '../../catalog/store.ts';
 import { fileStorage } from '../../catalog/storage/file-storage.ts';
@@ -49,24 +47,16 @@ function pieceAt(rate: number, seconds = TRACK_SECONDS, pan = 1): Float32Array {
   return out;
 }
 
-let db: TestDatabase;
+let fixture: CatalogFixture;
 let sql: Sql;
 let pool: EnginePool;
 let root: string;
 
 before(async () => {
-  db = await createTestDatabase();
-  sql = connectSql(db.url, 4);
-  await migrate(sql);
-  pool = createEnginePool({ threads: 2 });
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-masters-'));
+  fixture = await startCatalogFixture('mla-masters-');
+  ({ sql, pool, root } = fixture);
 });
-after(async () => {
-  await pool.close();
-  await sql.end();
-  await db.drop();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+after(() => fixture.stop());
 
 interface Master {
   file: string;
