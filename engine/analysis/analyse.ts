@@ -5,6 +5,7 @@ import { frameSeconds } from './frames.ts';
 import { ANALYSIS_VERSION } from './version.ts';
 import { onsetOfFlux, spectralFlux } from './onset.ts';
 import { tempoPeriodFrames } from './tempo.ts';
+import { localPeriods } from './tempo-track.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
 import { onOneGrid } from './beat-phase.ts';
 import { chromaDistance, downbeatIndices } from './bars.ts';
@@ -94,7 +95,7 @@ const NO_GRID = { beats: new Int32Array(0), barFrames: new Int32Array(0), sectio
 function rhythmOf(spec: Spectrogram) {
   const onset = onsetOfFlux(spectralFlux(spec.logBands, spec.bands, spec.frames));
   const period = tempoPeriodFrames(onset, spec.frameRate);
-  const beats = beatFrames(onset, period);
+  const beats = beatFrames(onset, period, localPeriods(onset, spec.frameRate, period));
   return { onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
 }
 

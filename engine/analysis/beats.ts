@@ -1,16 +1,21 @@
 // Beat times by dynamic programming (Ellis 2007, as librosa.beat.beat_track): the beat sequence
 // that best combines strong onsets with spacing close to the tempo period.
+import type { LocalPeriods } from './tempo-track.ts';
 
 /** The weight of the spacing penalty (librosa's tightness): per unit of (log of the gap over the period) squared. */
 export const TIGHTNESS = 100;
 /** A beat's predecessor lies at most this many beat periods back (librosa's window). */
 export const MAX_GAP_PERIODS = 2;
 
-/** Beat positions in frames, given onset strength and the beat period (frames). */
-export function beatFrames(onset: Float32Array, periodFrames: number): Int32Array {
+/**
+ * Beat positions in frames, given onset strength and the beat period (frames); with
+ * `localPeriods` (tempo-track.ts: the period at each frame, for a piece that changes tempo), each
+ * beat's spacing is judged against the period where it falls.
+ */
+export function beatFrames(onset: Float32Array, periodFrames: number, localPeriods?: LocalPeriods): Int32Array {
   if (onset.length === 0) return new Int32Array(0);
-  const chains = beatChains(onset, periodFrames);
-  return chainFrom(chains, bestLast(chains.score, periodFrames), onset);
+  const chains = beatChains(onset, periodFrames, localPeriods);
+  return chainFrom(chains, bestLast(chains.score, localPeriods ? localPeriods.longest[onset.length - 1] : periodFrames), onset);
 }
 
 /** The dynamic programme's chains over the onsets, and the smoothed onset below which a beat comes before the music starts. */
@@ -21,11 +26,12 @@ interface BeatChains {
   silentBelow: number;
 }
 
-function beatChains(onset: Float32Array, periodFrames: number): BeatChains {
+function beatChains(onset: Float32Array, periodFrames: number, localPeriods?: LocalPeriods): BeatChains {
   const local = smoothedOnsets(onset, periodFrames);
   let localMax = 0;
   for (let i = 0; i < local.length; i++) localMax = Math.max(localMax, local[i]);
-  return { local, ...beatScores(local, periodFrames), silentBelow: 0.05 * localMax };
+  const scores = localPeriods ? beatScoresAt(local, localPeriods) : beatScores(local, periodFrames);
+  return { local, ...scores, silentBelow: 0.05 * localMax };
 }
 
 /** The best-scoring frame within the final beat period. */
@@ -146,6 +152,40 @@ export function beatScores(local: Float64Array, periodFrames: number): { score: 
     while (tail - head > 1 && leadsFrom[head + 1] <= t) head++;
     const from = predecessors[head];
     const best = score[from] - penalty[t - from];
+    score[t] = best > 0 ? local[t] + best : local[t];
+    back[t] = best > 0 ? from : -1;
+  }
+  return { score, back };
+}
+
+/**
+ * The dynamic programme of beatScores with the periods of each frame (tempo-track.ts): every gap
+ * from half the shortest to MAX_GAP_PERIODS of the longest is tried, its penalty the smaller of
+ * the two periods', ties to the earliest predecessor. The penalty depends on the frame as well as
+ * the gap, so beatScores' queue does not apply; pieces that change tempo are few, and this costs
+ * a few milliseconds per minute of onsets.
+ */
+export function beatScoresAt(local: Float64Array, { shortest, longest }: LocalPeriods): { score: Float64Array; back: Int32Array } {
+  const n = local.length;
+  const score = new Float64Array(n);
+  const back = new Int32Array(n);
+  let longestAll = 0;
+  for (let t = 0; t < n; t++) longestAll = Math.max(longestAll, longest[t]);
+  const logGap = Float64Array.from({ length: Math.round(longestAll * MAX_GAP_PERIODS) + 1 }, (_, gap) => Math.log(gap));
+  for (let t = 0; t < n; t++) {
+    const minGap = Math.max(1, Math.round(shortest[t] / 2));
+    const maxGap = Math.min(t, Math.round(longest[t] * MAX_GAP_PERIODS));
+    const logShortest = Math.log(shortest[t]), logLongest = Math.log(longest[t]);
+    let best = -Infinity;
+    let from = -1;
+    for (let gap = maxGap; gap >= minGap; gap--) {
+      const penalty = TIGHTNESS * Math.min((logGap[gap] - logShortest) ** 2, (logGap[gap] - logLongest) ** 2);
+      const candidate = score[t - gap] - penalty;
+      if (candidate > best) {
+        best = candidate;
+        from = t - gap;
+      }
+    }
     score[t] = best > 0 ? local[t] + best : local[t];
     back[t] = best > 0 ? from : -1;
   }

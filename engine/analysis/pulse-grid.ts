@@ -19,7 +19,7 @@ interface PulseAccents {
  * frames 0 .. onset.length + GRID_TOLERANCE_FRAMES - 1: computed once, not at every grid point
  * of every phase and period (each frame is read by several).
  */
-function strongestNearEachFrame(onset: Float32Array): Float32Array {
+export function strongestNearEachFrame(onset: Float32Array): Float32Array {
   const near = new Float32Array(onset.length + GRID_TOLERANCE_FRAMES);
   for (let centre = 0; centre < near.length; centre++) {
     let strongest = 0;

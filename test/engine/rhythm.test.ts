@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
-import { beatScores, MAX_GAP_PERIODS, TIGHTNESS } from '../../engine/analysis/beats.ts';
+import { beatScores, beatScoresAt, MAX_GAP_PERIODS, TIGHTNESS } from '../../engine/analysis/beats.ts';
+import { localPeriods } from '../../engine/analysis/tempo-track.ts';
+import { onsetOfFlux, spectralFlux } from '../../engine/analysis/onset.ts';
+import { spectrogram } from '../../engine/analysis/spectrogram.ts';
 import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
 import { beatFMeasure, decodeMp3, mp3Of } from '../support/audio.ts';
 
@@ -69,6 +72,39 @@ test('the beat programme\'s queue of predecessors gives the same scores and pred
       }
     }
   }
+});
+
+test('the programme with a period per frame, one period everywhere, is the programme as written down', () => {
+  let seed = 3;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  for (const periodFrames of [1.7, 23.4, 43.07, 62.3]) {
+    const local = Float64Array.from({ length: 2600 }, (_, i) => (i % Math.round(periodFrames) === 0 ? 1 : 0.3 * random()));
+    const everywhere = new Float32Array(local.length).fill(periodFrames);
+    const expected = beatScoresByEveryGap(local, Math.fround(periodFrames));
+    const { score, back } = beatScoresAt(local, { shortest: everywhere, longest: everywhere });
+    assert.deepEqual([...back], [...expected.back], `period ${periodFrames}: predecessors`);
+    for (let t = 0; t < score.length; t++) assert.ok(Math.abs(score[t] - expected.score[t]) <= 1e-9 * Math.max(1, expected.score[t]), `period ${periodFrames}, frame ${t}: score`);
+  }
+});
+
+/** The onsets the analysis tracks beats on, of a mono signal at 44.1 kHz. */
+function onsetsOf(mono: Float32Array): { onset: Float32Array; frameRate: number } {
+  const half = Float32Array.from({ length: mono.length >> 1 }, (_, i) => (mono[2 * i] + mono[2 * i + 1]) / 2);
+  const spec = spectrogram(half, 22050);
+  return { onset: onsetOfFlux(spectralFlux(spec.logBands, spec.bands, spec.frames)), frameRate: spec.frameRate };
+}
+
+test('a drum pattern that changes tempo part-way (125 BPM, then 94) is tracked through the change; a steady one has no tempo track', async () => {
+  const [first, second, seconds] = [125, 94, 60];
+  const changing = new Float32Array(2 * seconds * 44100);
+  changing.set(drumPattern(first, seconds, 0.5, 7));
+  changing.set(drumPattern(second, seconds, 0, 9), seconds * 44100);
+  const truth = [...beatTimes(first, seconds).filter((t) => t < seconds), ...beatTimes(second, seconds, 0).map((t) => seconds + t)];
+  const analysis = analysePcm(await decodeMp3(await mp3Of(changing)));
+  const f = beatFMeasure(analysis.beatTimesSeconds, truth);
+  assert.ok(f >= 0.9, `beat F-measure ${f.toFixed(3)} across the change`);
+  const steady = onsetsOf(drumPattern(first, 2 * seconds));
+  assert.equal(localPeriods(steady.onset, steady.frameRate, tempoPeriodFrames(steady.onset, steady.frameRate)), undefined);
 });
 
 test('downbeats fall on the accented first beat of each bar', async () => {
