@@ -68,18 +68,29 @@ export function localPeriods(onset: Float32Array, frameRate: number, periodFrame
   const span = (w: number): [number, number] => [w * block, (w + WINDOW_BLOCKS) * block];
   const evidence = Array.from({ length: windows }, (_, w) => windowEvidence(near, span(w), periods));
   quietWindowsSilenced(evidence, Array.from({ length: windows }, (_, w) => meanOf(onset, span(w))));
-  for (const e of evidence) periods.forEach((p, k) => {
-    if (Math.abs(p / periodFrames - 1) > STEADY_SHARE) e[k] -= AWAY_COST;
-  });
+  chargedForLeaving(evidence, periods, periodFrames);
   const path = viterbi(evidence, periods).map((k) => periods[k]);
-  if (!changesLastingly(path, periodFrames)) return undefined;
-  const shortest = new Float32Array(onset.length);
-  const longest = new Float32Array(onset.length);
-  for (let f = 0; f < onset.length; f++) {
-    // The windows covering frame f: those starting from WINDOW_BLOCKS - 1 blocks before its block to its block.
+  return changesLastingly(path, periodFrames) ? perFrame(path, onset.length, block) : undefined;
+}
+
+/** Each window's evidence for a period away from the piece's, less AWAY_COST. */
+function chargedForLeaving(evidence: Float64Array[], periods: Float64Array, periodFrames: number): void {
+  for (const e of evidence) {
+    periods.forEach((p, k) => {
+      if (Math.abs(p / periodFrames - 1) > STEADY_SHARE) e[k] -= AWAY_COST;
+    });
+  }
+}
+
+/** The shortest and longest of the windows' periods (`path`) over the windows that cover each of `frames` frames. */
+function perFrame(path: number[], frames: number, block: number): LocalPeriods {
+  const shortest = new Float32Array(frames);
+  const longest = new Float32Array(frames);
+  for (let f = 0; f < frames; f++) {
+    // The windows covering frame f start from WINDOW_BLOCKS - 1 blocks before its block to its block.
     const b = Math.floor(f / block);
-    const first = Math.min(windows - 1, Math.max(0, b - WINDOW_BLOCKS + 1));
-    const last = Math.min(windows - 1, b);
+    const first = Math.min(path.length - 1, Math.max(0, b - WINDOW_BLOCKS + 1));
+    const last = Math.min(path.length - 1, b);
     shortest[f] = Infinity;
     longest[f] = 0;
     for (let w = first; w <= last; w++) {
