@@ -75,7 +75,6 @@ function createOfferer(pass: RankingPass, textIdeal: number) {
   };
   refresh();
   return {
-    state,
     offer(doc: number) {
       // The profile score (profile-score.ts): its tags' entry, and its tempo's when the query has a tempo.
       let score = SCORE_WEIGHTS.profile * (usesTempo ? tagSet[tagSetOf[doc]] + tempo[bpmBinOf[doc] + 1] : tagSet[tagSetOf[doc]]);
