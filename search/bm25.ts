@@ -23,7 +23,17 @@ export function idf(n: number, df: number): number {
 
 /** The saturated frequency part of BM25 for a frequency `tf` in a document of `length` (average `average`). */
 export function saturatedFrequency(tf: number, length: number, average: number): number {
-  return (tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / average));
+  return saturatedWith(tf, lengthPart(length, average));
+}
+
+/** The part of saturatedFrequency's denominator that a document's length decides (a search works it out once per length). */
+export function lengthPart(length: number, average: number): number {
+  return BM25_K1 * (1 - BM25_B + (BM25_B * length) / average);
+}
+
+/** saturatedFrequency from the length part. */
+export function saturatedWith(tf: number, lengthPart: number): number {
+  return (tf * (BM25_K1 + 1)) / (tf + lengthPart);
 }
 
 /** A lexeme's frequency and a document's length from the weight classes of their positions. */

@@ -34,6 +34,22 @@ function named(counts: Int32Array, names: readonly string[]): Record<string, num
   return Object.fromEntries(entries);
 }
 
+/**
+ * Live documents per tag combination and tempo band (band + 1; 0: no tempo), kept as documents
+ * come and go: every filter but a BPM range is a set of tag combinations, so without a range a
+ * search's facets are counted per combination, not per track.
+ */
+export function createFacetTallies() {
+  const perTagSet: Int32Array[] = [];
+  return {
+    /** Counts a document in (delta 1) or out (-1). */
+    add(tagSet: number, bpmBin: number, delta: number) {
+      (perTagSet[tagSet] ??= new Int32Array(BPM_FACET_BANDS.length + 1))[BAND_OF_BIN[bpmBin + 1] + 1] += delta;
+    },
+    of: (tagSet: number): Int32Array | undefined => perTagSet[tagSet],
+  };
+}
+
 export function createFacetCounter(facts: TrackFacts) {
   const perTagSet = new Int32Array(facts.tagSetMembers.length);
   const perBand = new Int32Array(BPM_FACET_BANDS.length);
@@ -44,6 +60,13 @@ export function createFacetCounter(facts: TrackFacts) {
       perTagSet[tagSetOf[doc]]++;
       const band = BAND_OF_BIN[bpmBinOf[doc] + 1];
       if (band >= 0) perBand[band]++;
+    },
+    /** Counts a tag combination's live documents at once (a tally of createFacetTallies). */
+    countTally(tagSet: number, tally: Int32Array) {
+      for (let b = 0; b < tally.length; b++) {
+        perTagSet[tagSet] += tally[b];
+        if (b > 0) perBand[b - 1] += tally[b];
+      }
     },
     facets(): Facets {
       const genres = new Int32Array(facts.genres.size());

@@ -4,7 +4,10 @@
 // for anything ("music"), and only the text and name matches otherwise: score = how well the
 // track's profile fits the concepts (profile-score.ts) + its text relevance + its name
 // similarity; the best `want` (at least DIVERSITY_POOL) are kept in a bounded heap (top-k.ts),
-// ties by id, and the page is reordered for variety (diverse-page.ts). A changed track is
+// ties by id, and the page is reordered for variety (diverse-page.ts). Every filter but a BPM
+// range is a set of tag combinations, so a search over every accepted track visits tag
+// combinations best first and stops where none left can reach the page (ranking-passes.ts); its
+// total and facets are counted per combination. A changed track is
 // appended as a new document and its old one retired; text statistics (BM25, catalog grounding)
 // count retired documents until the index is rebuilt (live-index.ts), which bounds them.
 import type { EnergyLevel } from '../catalog/vocabulary.ts';
@@ -12,15 +15,15 @@ import type { SearchFilters } from './request.ts';
 import type { UnderstoodConcept } from './understand.ts';
 import { createTextPostings } from './text-postings.ts';
 import { createNameMatching } from './name-matching.ts';
-import { bpmRangeTest, createTrackFacts } from './track-facts.ts';
+import { bpmRange, createTrackFacts } from './track-facts.ts';
 import { compileConcepts, type ValueMeaning } from './query-profile.ts';
 import { profileTables, type ProfileTables } from './profile-score.ts';
-import { countFacets, scoreByTagGroup, scoreEach } from './ranking-passes.ts';
+import { countFacets, countInRange, scoreByTagGroup, scoreEach, scoreListed } from './ranking-passes.ts';
 import { createTagGroups } from './tag-groups.ts';
-import { createFacetCounter, type Facets } from './facets.ts';
+import { createFacetCounter, createFacetTallies, type Facets } from './facets.ts';
 import { createScratch } from './scratch.ts';
 import { createTopK, type TopK } from './top-k.ts';
-import { countDocs, forEachDoc, intersectInto, unionOf } from './doc-bitsets.ts';
+import { countDocs, forEachDoc, intersectInto } from './doc-bitsets.ts';
 import { column, float64, int32, push } from './typed-column.ts';
 import { createNumbering } from './numbering.ts';
 import { diversePage, DIVERSITY_POOL, type PageCandidate } from './diverse-page.ts';
@@ -98,6 +101,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
   const similarity = createSimilarity(facts);
   const scratchSpace = createScratch();
   const tagGroups = createTagGroups((a, b) => before(a, b));
+  const tallies = createFacetTallies();
   const grounding = createCatalogGrounding(text, facts);
   const artists = createNumbering();
   const artistOf = column(int32);
@@ -108,6 +112,8 @@ export function createSearchIndex(meaning: ValueMeaning) {
     const previous = docOf.get(track.id);
     if (previous !== undefined) {
       facts.retire(previous);
+      tallies.add(facts.tagSetOf.data[previous], facts.bpmBinOf.data[previous], -1);
+      tagGroups.retire(facts.tagSetOf.data[previous]);
       deadCount++;
       docOf.delete(track.id);
     }
@@ -120,32 +126,46 @@ export function createSearchIndex(meaning: ValueMeaning) {
     docOf.set(track.id, doc);
     facts.add(doc, track);
     tagGroups.add(doc, facts.tagSetOf.data[doc]);
+    tallies.add(facts.tagSetOf.data[doc], facts.bpmBinOf.data[doc], 1);
     similarity.add(doc, track.key, track.timbre);
     names.add(doc, track.names);
     text.add(doc, track.document);
     scratchSpace.grow(ids.length);
+    scratchSpace.growGroups(tagGroups.count());
   }
 
   /**
    * Offers the documents the filters accept (all of them, or only the matched ones) to `best`;
-   * returns how many there are. With a concept or "anything" and no tempo range, the matched
-   * documents are scored one by one and the others by tag combination, best first, until no
-   * other can reach the page; otherwise every accepted document is scored.
+   * returns how many there are. With a concept or "anything", the tag combinations are visited
+   * best first until no other can reach the page, and the documents a name matched are scored
+   * one by one; otherwise (or `exhaustive`: the reference the pruned passes are tested against)
+   * every accepted document is scored.
    */
-  function rank(q: IndexQuery, filters: SearchFilters, tables: ProfileTables, textIdeal: number, best: TopK, facets: FacetCounter | null): number {
+  function rank(q: IndexQuery, tables: ProfileTables, best: TopK, facets: FacetCounter | null, exhaustive: boolean): number {
+    const { perDocument: scratch } = scratchSpace;
     const everything = q.anything || q.concepts.length > 0;
-    const docs = facts.filterDocs(filters, ids.length);
-    if (!everything) intersectInto(docs, scratchSpace.perDocument.matched);
-    const inRange = bpmRangeTest(filters);
-    if (facets !== null) countFacets(facts, docs, inRange, facets);
-    const pass = { facts, text, names, perDocument: scratchSpace.perDocument, idKeys: idKeys.data, before, tagGroups, tables, best };
-    if (!everything || inRange !== null) return scoreEach(pass, docs, inRange, textIdeal);
-    const total = countDocs(docs);
-    const matchedDocs = unionOf([docs], docs.length);
-    intersectInto(matchedDocs, scratchSpace.perDocument.matched);
-    // The others first: they raise the page's floor cheaply, and then most matched ones are turned away early.
-    scoreByTagGroup(pass, docs);
-    scoreEach(pass, matchedDocs, null, textIdeal);
+    const range = bpmRange(q.filters);
+    const pass = { facts, text, perDocument: scratch, idKeys: idKeys.data, before, tagGroups, tables, best };
+    if (!everything || exhaustive) {
+      const textIdeal = text.sum(q.terms, scratch, null);
+      const docs = facts.filterDocs(q.filters, ids.length);
+      if (!everything) intersectInto(docs, scratch.matched);
+      if (facets !== null) countFacets(facts, docs, range?.test ?? null, facets);
+      return scoreEach(pass, docs, range?.test ?? null, textIdeal);
+    }
+    const docs = facts.filterDocs(q.filters, ids.length);
+    const accepted = facts.acceptedTagSets(q.filters);
+    let total: number;
+    if (range !== null) total = countInRange(pass, accepted, range, facets);
+    else {
+      total = countDocs(docs);
+      if (facets !== null) accepted.forEach((yes, group) => yes && facets.countTally(group, tallies.of(group)!));
+    }
+    const textIdeal = text.sum(q.terms, scratch, facts.tagSetOf.data);
+    // The named ones first (the combinations' pass passes over them): they are few, and a name
+    // that matches usually puts them on the page, which raises its floor before the combinations.
+    scoreListed(pass, scratch.named, docs, range?.test ?? null, textIdeal);
+    scoreByTagGroup(pass, accepted, range, textIdeal);
     return total;
   }
 
@@ -165,18 +185,18 @@ export function createSearchIndex(meaning: ValueMeaning) {
   /**
    * Ranks the tracks the query's filters accept. A query that prefers some tracks (a concept or a
    * text term) gets a diverse page (diverse-page.ts); one for any music lists by score and id.
+   * `exhaustive` scores every accepted track: the same page, slower (tests compare the two).
    */
-  function search(q: IndexQuery): Ranking {
+  function search(q: IndexQuery, exhaustive = false): Ranking {
     const { perDocument: scratch } = scratchSpace;
-    const textIdeal = text.sum(q.terms, scratch);
-    names.match(q.nameTrigrams, facts.live(ids.length), scratch);
     const grounded = (i: number) => (q.conceptTerms?.[i]?.length ? grounding.weights(q.conceptTerms[i]) : null);
     const tables = profileTables(compileConcepts(q.concepts, facts, meaning, grounded), facts);
     const diverse = q.concepts.length > 0 || q.terms.length > 0;
     try {
+      names.match(q.nameTrigrams, facts.liveDocs(), scratch);
       const best = createTopK(diverse ? Math.max(q.want, DIVERSITY_POOL) : q.want, before);
       const facets = q.facets ? createFacetCounter(facts) : null;
-      const total = rank(q, q.filters, tables, textIdeal, best, facets);
+      const total = rank(q, tables, best, facets, exhaustive);
       const sorted = best.sorted();
       const page = diverse ? diversePage(sorted, genreOf, (doc) => artistOf.data[doc]) : sorted;
       return ranking(page.slice(0, q.want), total, facets);

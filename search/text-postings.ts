@@ -2,9 +2,11 @@
 // B genre and tags, C description) as postings, one list per lexeme carrying the lexeme's
 // weighted frequency in the document (bm25.ts). A search adds up the BM25 of its terms' postings
 // (each term a prefix); a document's text score is that sum over the most any document could
-// score (every term met without bound by its most distinctive lexeme): in [0, 1).
+// score (every term met without bound by its most distinctive lexeme): in [0, 1). Documents share
+// few distinct lengths, so each document keeps its length's number, and a search works out the
+// length part of BM25 once per distinct length.
 import { column, float32, int32, push, type Column } from './typed-column.ts';
-import { BM25_K1, idf, saturatedFrequency, weightedCount } from './bm25.ts';
+import { BM25_K1, idf, lengthPart, saturatedWith, weightedCount } from './bm25.ts';
 import { parseTsvector } from './tsvector.ts';
 import { addDoc } from './doc-bitsets.ts';
 import type { Scratch } from './scratch.ts';
@@ -27,7 +29,9 @@ function firstAtOrAfter(sorted: string[], key: string): number {
 
 export function createTextPostings() {
   const postings = new Map<string, Postings>();
-  const lengths = column(float32); // each document's weighted length
+  const lengthNumbers = new Map<number, number>(); // a weighted length's number
+  const lengthValues: number[] = []; // by number
+  const lengthOf = column(int32); // each document's length's number
   let totalLength = 0;
   let vocabulary: string[] | null = null; // sorted lexemes; null when a new one arrived
 
@@ -36,6 +40,33 @@ export function createTextPostings() {
     vocabulary ??= [...postings.keys()].sort();
     const vocab = vocabulary;
     for (let v = firstAtOrAfter(vocab, term); v < vocab.length && vocab[v].startsWith(term); v++) yield postings.get(vocab[v])!;
+  }
+
+  // Each document's BM25 part is saturatedFrequency's (bm25.ts), its length part read from a table.
+  function sumMarking(list: Postings, weight: number, lengthParts: Float64Array, scratch: Scratch) {
+    const { sums, matched } = scratch;
+    const lengthNumber = lengthOf.data;
+    const docs = list.docs.data;
+    const frequencies = list.frequencies.data;
+    for (let k = 0; k < list.docs.length; k++) {
+      const doc = docs[k];
+      sums[doc] += weight * saturatedWith(frequencies[k], lengthParts[lengthNumber[doc]]);
+      addDoc(matched, doc);
+    }
+  }
+
+  // Sums only grow, so a combination's largest running sum is its largest final one.
+  function sumPerGroup(list: Postings, weight: number, lengthParts: Float64Array, scratch: Scratch, groupOf: Int32Array) {
+    const { sums, groupTextMax } = scratch;
+    const lengthNumber = lengthOf.data;
+    const docs = list.docs.data;
+    const frequencies = list.frequencies.data;
+    for (let k = 0; k < list.docs.length; k++) {
+      const doc = docs[k];
+      const sum = (sums[doc] += weight * saturatedWith(frequencies[k], lengthParts[lengthNumber[doc]]));
+      const group = groupOf[doc];
+      if (sum > groupTextMax[group]) groupTextMax[group] = sum;
+    }
   }
 
   return {
@@ -53,32 +84,34 @@ export function createTextPostings() {
         push(list.docs, doc);
         push(list.frequencies, tf);
       }
-      push(lengths, length);
+      const stored = Math.fround(length); // as a float32 column kept it, which the ranking's figures were made with
+      let number = lengthNumbers.get(stored);
+      if (number === undefined) {
+        lengthNumbers.set(stored, (number = lengthValues.length));
+        lengthValues.push(stored);
+      }
+      push(lengthOf, number);
       totalLength += length;
     },
     /**
-     * Adds every term's BM25 (each term a prefix) into scratch.sums, marking the documents
-     * matched; returns the query's bound: the sum of its terms' best idf, times the most a
-     * saturated frequency reaches (0 when no term is in the catalog).
+     * Adds every term's BM25 (each term a prefix) into scratch.sums, and, with `groupOf` (each
+     * document's tag combination), keeps each combination's largest sum in scratch.groupTextMax;
+     * without, marks the documents in scratch.matched. Returns the query's bound: the sum of its
+     * terms' best idf, times the most a saturated frequency reaches (0 when no term is in the catalog).
      */
-    sum(terms: string[], scratch: Scratch): number {
-      const { sums, matched } = scratch;
-      const n = lengths.length;
+    sum(terms: string[], scratch: Scratch, groupOf: Int32Array | null): number {
+      const n = lengthOf.length;
       const average = n > 0 ? totalLength / n : 1;
-      const lengthOf = lengths.data;
+      const lengthParts = Float64Array.from(lengthValues, (length) => lengthPart(length, average)); // per length number
       let ideal = 0;
       for (const term of [...terms].sort()) {
         let best = 0;
         for (const list of lexemesOf(term)) {
           const weight = idf(n, list.docs.length);
           best = Math.max(best, weight);
-          const docs = list.docs.data;
-          const frequencies = list.frequencies.data;
-          for (let k = 0; k < list.docs.length; k++) {
-            const doc = docs[k];
-            sums[doc] += weight * saturatedFrequency(frequencies[k], lengthOf[doc], average);
-            addDoc(matched, doc);
-          }
+          if (list.docs.length > 0) scratch.summed = true;
+          if (groupOf === null) sumMarking(list, weight, lengthParts, scratch);
+          else sumPerGroup(list, weight, lengthParts, scratch, groupOf);
         }
         ideal += best;
       }
@@ -98,7 +131,7 @@ export function createTextPostings() {
       }
     },
     /** Documents added (retired ones too). */
-    documents: () => lengths.length,
+    documents: () => lengthOf.length,
     /** A document's text score from its sum: its share of the query's bound. */
     score(sum: number, bound: number): number {
       return bound === 0 ? 0 : Math.min(1, sum / bound);

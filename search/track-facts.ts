@@ -109,6 +109,28 @@ export function createTrackFacts() {
       alive.remove(0, doc);
     },
     live: (docs: number): DocBitset => unionOf([alive.of(0)], wordsFor(docs)),
+    /**
+     * Per tag combination, 1 if every set filter accepts it: these filters read only a track's
+     * tags, so filterDocs accepts exactly the live documents of these combinations.
+     */
+    acceptedTagSets(f: SearchFilters): Uint8Array {
+      const numbers = (wanted: string[] | undefined, numbering: Numbering) =>
+        wanted && new Set(wanted.map((v) => numbering.find(v)).filter((n) => n !== undefined));
+      const genreSet = numbers(f.genres, genres);
+      const moodSet = numbers(f.moods, moods);
+      const instrumentSet = numbers(f.instruments, instruments);
+      const energy = f.energy_level ? ENERGY_LEVELS.indexOf(f.energy_level) : undefined;
+      const vocals = f.has_vocals === undefined ? undefined : f.has_vocals ? VOCALS.with : VOCALS.without;
+      return Uint8Array.from(tagSets.members, ([g, m, i, e, v]) => Number(
+        (!genreSet || genreSet.has(g - 1)) &&
+        (!moodSet || moodSets.members[m].some((n) => moodSet.has(n))) &&
+        (!instrumentSet || instrumentSets.members[i].some((n) => instrumentSet.has(n))) &&
+        (energy === undefined || (energy >= 0 && e - 1 === energy)) &&
+        (vocals === undefined || v - 1 === vocals),
+      ));
+    },
+    /** The live documents as a bitset (may be shorter than the documents: missing words are empty); not to be changed. */
+    liveDocs: (): DocBitset => alive.of(0) ?? new Uint32Array(0),
     /** The live documents every set filter accepts, but for the BPM range (see inBpmRange). */
     filterDocs(f: SearchFilters, docs: number): DocBitset {
       const words = wordsFor(docs);
@@ -125,10 +147,10 @@ export function createTrackFacts() {
 
 export type TrackFacts = ReturnType<typeof createTrackFacts>;
 
-/** The BPM test of a filter: null when it sets no range (a track without BPM fails any range). */
-export function bpmRangeTest(f: SearchFilters): ((bpm: number) => boolean) | null {
+/** The BPM range of a filter, its ends and its test: null when it sets none (a track without BPM fails any range). */
+export function bpmRange(f: SearchFilters): { min: number; max: number; test: (bpm: number) => boolean } | null {
   if (f.min_bpm === undefined && f.max_bpm === undefined) return null;
   const min = f.min_bpm === undefined ? -Infinity : Math.fround(f.min_bpm);
   const max = f.max_bpm === undefined ? Infinity : Math.fround(f.max_bpm);
-  return (bpm) => bpm >= min && bpm <= max; // NaN fails both
+  return { min, max, test: (bpm) => bpm >= min && bpm <= max }; // NaN fails both
 }

@@ -12,7 +12,7 @@ import { queryTrigrams, wordSimilarity } from '../search/trigrams.ts';
 import { parseTsvector } from '../search/tsvector.ts';
 import { connectSql, type Sql } from '../db/connect.ts';
 import { createCatalogSearch } from '../search/catalog-search.ts';
-import { searchTracks } from '../search/query.ts';
+import { indexQueryOf, searchTracks } from '../search/query.ts';
 import { migrate } from '../db/migrate.ts';
 import { createQueryUnderstanding } from '../search/understand.ts';
 import { musicLexicon } from '../search/lexicon.ts';
@@ -247,15 +247,21 @@ test('after many changes the index is rebuilt from scratch and ranks as an index
 
 test('ranking by tag combination, best first (it stops early), gives what scoring every track gives', async () => {
   const anew = createCatalogSearch(sql);
-  // A BPM range that holds every track makes the index score each one (track-facts.ts bpmRangeTest).
-  const everyTrack = { min_bpm: 0, max_bpm: 1000 };
-  for (const query of ['music', 'sad', 'boss fight', 'calm music without vocals', 'not too fast', 'smooth jazz piano', 'kids cartoon', 'golden horizon']) {
-    for (const limit of [1, 7, 50]) {
-      const request = { query, limit, offset: 0, filters: {} };
-      const pruned = await searchTracks(anew.index, anew.understanding, request, false);
-      const full = await searchTracks(anew.index, anew.understanding, { ...request, filters: everyTrack }, false);
-      assert.deepEqual(pruned.tracks.map((t) => t.id), full.tracks.map((t) => t.id), `${query}, limit ${limit}`);
-      assert.equal(pruned.total, full.total, query);
+  const index = await anew.index.current();
+  const filterSets = [{}, { min_bpm: 90, max_bpm: 110 }, { min_bpm: 0, max_bpm: 1000 }, { genres: ['Electronic', 'Ambient'], max_bpm: 125.5 }, { has_vocals: false, energy_level: 'low' as const }, { moods: ['Calm'], min_bpm: 100 }];
+  for (const query of ['music', 'sad', 'boss fight', 'calm music without vocals', 'not too fast', 'smooth jazz piano', 'kids cartoon', 'golden horizon', 'uplifting acoustic guitar around 110 bpm']) {
+    for (const filters of filterSets) {
+      for (const limit of [1, 7, 50]) {
+        for (const facets of limit === 7 ? [false, true] : [false]) {
+          const { query: q } = await indexQueryOf(anew.index, anew.understanding, { query, limit, offset: 0, filters, facets }, true);
+          const pruned = index.search(q);
+          const full = index.search(q, true);
+          const label = `${query}, ${JSON.stringify(filters)}, limit ${limit}${facets ? ', facets' : ''}`;
+          assert.deepEqual(pruned.top.map((t) => t.id), full.top.map((t) => t.id), label);
+          assert.equal(pruned.total, full.total, label);
+          assert.deepEqual(pruned.facets, full.facets, label);
+        }
+      }
     }
   }
 });
