@@ -77,7 +77,7 @@ export function localPeriods(onset: Float32Array, frameRate: number, periodFrame
 function chargedForLeaving(evidence: Float64Array[], periods: Float64Array, periodFrames: number): void {
   for (const e of evidence) {
     periods.forEach((p, k) => {
-      if (Math.abs(p / periodFrames - 1) > STEADY_SHARE) e[k] -= AWAY_COST;
+      if (!keepsTo(p, periodFrames)) e[k] -= AWAY_COST;
     });
   }
 }
@@ -151,7 +151,7 @@ function quietWindowsSilenced(evidence: Float64Array[], energies: number[]): voi
   });
 }
 
-/** The candidate index per window maximising the evidence less CHANGE_COST per change of tempo. */
+/** The candidate index per window maximising the evidence less the cost of each step between windows (transitionCost). */
 function viterbi(evidence: Float64Array[], periods: Float64Array): number[] {
   const states = periods.length;
   const cost = Float64Array.from({ length: states * states }, (_, i) => transitionCost(periods[Math.floor(i / states)], periods[i % states]));
@@ -189,6 +189,11 @@ function transitionCost(from: number, to: number): number {
   return step <= Math.log1p(DRIFT_SHARE) ? step / Math.log1p(DRIFT_SHARE) : CHANGE_COST;
 }
 
+/** Whether a window's period keeps to the piece's `periodFrames` (within STEADY_SHARE). */
+function keepsTo(period: number, periodFrames: number): boolean {
+  return Math.abs(period / periodFrames - 1) <= STEADY_SHARE;
+}
+
 /**
  * Whether the windows' periods both keep to the piece's and leave it, each for at least
  * MIN_CHANGED_WINDOWS windows in a row. A path that never keeps to the piece's period is not a
@@ -198,7 +203,7 @@ function transitionCost(from: number, to: number): number {
 function changesLastingly(windowPeriods: number[], periodFrames: number): boolean {
   let steady = 0, changed = 0, longestSteady = 0, longestChanged = 0;
   for (const p of windowPeriods) {
-    const keeps = Math.abs(p / periodFrames - 1) <= STEADY_SHARE;
+    const keeps = keepsTo(p, periodFrames);
     steady = keeps ? steady + 1 : 0;
     changed = keeps ? 0 : changed + 1;
     longestSteady = Math.max(longestSteady, steady);
