@@ -6,9 +6,7 @@ import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
 import { beatScores, beatScoresAt, MAX_GAP_PERIODS, TIGHTNESS } from '../../engine/analysis/beats.ts';
 import { localPeriods } from '../../engine/analysis/tempo-track.ts';
-import { onsetOfFlux, spectralFlux } from '../../engine/analysis/onset.ts';
-import { spectrogram } from '../../engine/analysis/spectrogram.ts';
-import { clickTrack, drumPattern, beatTimes } from '../support/synth.ts';
+import { clickTrack, drumPattern, beatTimes, stereo } from '../support/synth.ts';
 import { beatFMeasure, decodeMp3, mp3Of } from '../support/audio.ts';
 
 const TEMPI = [60, 75, 90, 105, 120, 128, 140, 155, 170, 180];
@@ -87,13 +85,6 @@ test('the programme with a period per frame, one period everywhere, is the progr
   }
 });
 
-/** The onsets the analysis tracks beats on, of a mono signal at 44.1 kHz. */
-function onsetsOf(mono: Float32Array): { onset: Float32Array; frameRate: number } {
-  const half = Float32Array.from({ length: mono.length >> 1 }, (_, i) => (mono[2 * i] + mono[2 * i + 1]) / 2);
-  const spec = spectrogram(half, 22050);
-  return { onset: onsetOfFlux(spectralFlux(spec.logBands, spec.bands, spec.frames)), frameRate: spec.frameRate };
-}
-
 /** Drum patterns at the tempos of `parts` ([BPM, seconds] each), one after another, and their beats. */
 function tempoChanges(parts: [number, number][]): { signal: Float32Array; truth: number[] } {
   const signal = new Float32Array(parts.reduce((sum, [, seconds]) => sum + seconds, 0) * 44100);
@@ -116,7 +107,7 @@ test('drum patterns that change tempo part-way are tracked through the changes; 
     const f = beatFMeasure(analysis.beatTimesSeconds, truth);
     assert.ok(f >= 0.9, `${parts.map(([bpm, seconds]) => `${seconds} s at ${bpm} BPM`).join(', ')}: beat F-measure ${f.toFixed(3)}`);
   }
-  const steady = onsetsOf(drumPattern(125, 120));
+  const steady = analysePcm(stereo(drumPattern(125, 120)));
   assert.equal(localPeriods(steady.onset, steady.frameRate, tempoPeriodFrames(steady.onset, steady.frameRate)), undefined);
 });
 
