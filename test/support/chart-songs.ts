@@ -10,14 +10,13 @@ import type { Analysis } from '../../engine/analysis/analyse.ts';
 import { frameSeconds } from '../../engine/analysis/frames.ts';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 import { ffmpegPcm } from './soundtracks.ts';
+import { type TempoMap, secondsAtTick, tempoMap } from './midi-time.ts';
 
 const SONG_ROOTS = ['/usr/share/games/fretsonfire/data/songs/muldjord', '/usr/share/games/fretsonfire/data/songs/sectoid'];
 const STEMS = ['song.ogg', 'guitar.ogg', 'rhythm.ogg'];
 const CHART = 'notes.mid';
 /** The longest song's PCM with room to spare: 44.1 kHz stereo float for 10 minutes. */
 const MAX_PCM_BYTES = 2 * 4 * 44100 * 600;
-/** A chart's MIDI tempo when it sets none: 120 BPM, as the MIDI standard has it. */
-const DEFAULT_MICROSECONDS_PER_BEAT = 500_000;
 /** The shifts tried when laying the chart's grid on the audio, this far apart (seconds). */
 const SHIFT_STEP_SECONDS = 0.002;
 
@@ -25,7 +24,7 @@ const SHIFT_STEP_SECONDS = 0.002;
 export function chartSongs(): string[] {
   return SONG_ROOTS.filter((root) => fs.existsSync(root))
     .flatMap((root) => fs.readdirSync(root).map((name) => path.join(root, name)))
-    .filter((dir) => fs.existsSync(path.join(dir, CHART)) && fs.existsSync(path.join(dir, STEMS[0])) && tempoChanges(dir) !== undefined)
+    .filter((dir) => fs.existsSync(path.join(dir, CHART)) && fs.existsSync(path.join(dir, STEMS[0])) && chartTempo(dir) !== undefined)
     .sort();
 }
 
@@ -35,44 +34,15 @@ export function decodeChartSong(dir: string): Pcm | undefined {
   return ffmpegPcm([...stems.flatMap((file) => ['-i', file]), '-filter_complex', `amix=inputs=${stems.length}:normalize=0`], MAX_PCM_BYTES);
 }
 
-/** The chart's tempo changes (from every track), in ticks, in order; undefined for a chart timed in SMPTE frames (it has no beats). */
-function tempoChanges(dir: string): { ticksPerBeat: number; changes: { tick: number; microsecondsPerBeat: number }[] } | undefined {
-  const midi = parseMidi(fs.readFileSync(path.join(dir, CHART)));
-  const ticksPerBeat = midi.header.ticksPerBeat;
-  if (ticksPerBeat === undefined) return undefined;
-  const changes: { tick: number; microsecondsPerBeat: number }[] = [];
-  for (const track of midi.tracks) {
-    let tick = 0;
-    for (const event of track) {
-      tick += event.deltaTime;
-      if (event.type === 'setTempo') changes.push({ tick, microsecondsPerBeat: event.microsecondsPerBeat });
-    }
-  }
-  changes.sort((a, b) => a.tick - b.tick);
-  if (changes.length === 0 || changes[0].tick > 0) changes.unshift({ tick: 0, microsecondsPerBeat: DEFAULT_MICROSECONDS_PER_BEAT });
-  return { ticksPerBeat, changes };
-}
+/** The chart's tempo map; undefined for a chart timed in SMPTE frames (it has no beats). */
+const chartTempo = (dir: string): TempoMap | undefined => tempoMap(parseMidi(fs.readFileSync(path.join(dir, CHART))));
 
 /** The chart's beats (its quarter notes) from its start up to `untilSeconds`, by its tempo map; none for a chart timed in SMPTE frames. */
 function chartBeats(dir: string, untilSeconds: number): number[] {
-  const tempo = tempoChanges(dir);
-  if (!tempo) return [];
-  const { ticksPerBeat, changes } = tempo;
+  const tempo = chartTempo(dir);
   const beats: number[] = [];
-  let seconds = 0;
-  let change = 0;
-  for (let tick = 0; seconds <= untilSeconds; tick += ticksPerBeat) {
-    beats.push(seconds);
-    // Advance to the beat's end through every tempo change within it.
-    let at = tick;
-    const end = tick + ticksPerBeat;
-    while (at < end) {
-      while (change + 1 < changes.length && changes[change + 1].tick <= at) change++;
-      const next = change + 1 < changes.length ? Math.min(end, changes[change + 1].tick) : end;
-      seconds += ((next - at) / ticksPerBeat) * (changes[change].microsecondsPerBeat / 1e6);
-      at = next;
-    }
-  }
+  if (!tempo) return beats;
+  for (let tick = 0, seconds = 0; (seconds = secondsAtTick(tempo, tick)) <= untilSeconds; tick += tempo.ticksPerBeat) beats.push(seconds);
   return beats;
 }
 

@@ -1,0 +1,131 @@
+// Songs written as scores: the MIDI files of Debian's openttd-openmsx, rendered by FluidSynth with
+// the FluidR3 General MIDI sound font (fluidsynth, fluid-soundfont-gm). The score gives every beat
+// and bar line: its tempo map times each tick, its time signatures say what a beat and a bar are.
+// Held out: no rule of the analysis or the planner was set on these songs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { parseMidi, type MidiData } from 'midi-file';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
+import { secondsAtTick, tempoMap } from './midi-time.ts';
+
+const SCORE_DIR = '/usr/share/games/openttd/baseset/openmsx';
+const SOUND_FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
+const SAMPLE_RATE = 44100;
+const CACHE_DIR = path.join(os.tmpdir(), 'mla-scored-midi');
+/** The longest excerpt's PCM with room to spare. */
+const MAX_PCM_BYTES = 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5);
+/** A bar of 6/8, 9/8 or 12/8 is felt in dotted beats: three of its eighths make one beat. */
+const COMPOUND_GROUP = 3;
+
+export interface ScoreBeats {
+  beatSeconds: number[];
+  barSeconds: number[];
+  /** Beats per bar of the opening time signature (4 when the score sets none). */
+  beatsPerBar: number;
+}
+
+/** The installed scores, sorted; none without openttd-openmsx. */
+export function scoredMidiFiles(): string[] {
+  if (!fs.existsSync(SCORE_DIR)) return [];
+  return fs.readdirSync(SCORE_DIR).filter((name) => name.endsWith('.mid')).sort().map((name) => path.join(SCORE_DIR, name));
+}
+
+/** A time signature as beats: the ticks of one beat and the beats of one bar. */
+function beatOf(numerator: number, denominator: number, ticksPerQuarter: number): { ticks: number; perBar: number } {
+  const noteTicks = (ticksPerQuarter * 4) / denominator;
+  const compound = denominator >= 8 && numerator > COMPOUND_GROUP && numerator % COMPOUND_GROUP === 0;
+  return compound ? { ticks: noteTicks * COMPOUND_GROUP, perBar: numerator / COMPOUND_GROUP } : { ticks: noteTicks, perBar: numerator };
+}
+
+/** Every track's time signatures, by tick; 4/4 from tick 0 where the score sets none there. */
+function timeSignatures(midi: MidiData): { tick: number; numerator: number; denominator: number }[] {
+  const signatures: { tick: number; numerator: number; denominator: number }[] = [];
+  for (const track of midi.tracks) {
+    let tick = 0;
+    for (const event of track) {
+      tick += event.deltaTime;
+      if (event.type === 'timeSignature') signatures.push({ tick, numerator: event.numerator, denominator: event.denominator });
+    }
+  }
+  signatures.sort((a, b) => a.tick - b.tick);
+  if (signatures.length === 0 || signatures[0].tick > 0) signatures.unshift({ tick: 0, numerator: 4, denominator: 4 });
+  return signatures;
+}
+
+/** The ticks of the first and the last note. */
+function noteSpan(midi: MidiData): [number, number] {
+  let first = Infinity;
+  let last = 0;
+  for (const track of midi.tracks) {
+    let tick = 0;
+    for (const event of track) {
+      tick += event.deltaTime;
+      if (event.type === 'noteOn' && event.velocity > 0) {
+        first = Math.min(first, tick);
+        last = Math.max(last, tick);
+      }
+    }
+  }
+  return [first, last];
+}
+
+/**
+ * The score's beats and bar lines (seconds) from its first note to its last, and within
+ * `limitSeconds`; undefined for a score timed in SMPTE frames. A new time signature starts a bar.
+ */
+export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | undefined {
+  const midi = parseMidi(fs.readFileSync(file));
+  const tempo = tempoMap(midi);
+  if (!tempo) return undefined;
+  const signatures = timeSignatures(midi);
+  const [firstNote, lastNote] = noteSpan(midi);
+  const beatSeconds: number[] = [];
+  const barSeconds: number[] = [];
+  let signature = 0;
+  let beat = beatOf(signatures[0].numerator, signatures[0].denominator, tempo.ticksPerBeat);
+  let beatInBar = 0;
+  for (let tick = 0; tick <= lastNote; tick += beat.ticks) {
+    if (signature + 1 < signatures.length && signatures[signature + 1].tick <= tick) {
+      signature++;
+      beat = beatOf(signatures[signature].numerator, signatures[signature].denominator, tempo.ticksPerBeat);
+      tick = signatures[signature].tick;
+      beatInBar = 0;
+    }
+    const seconds = secondsAtTick(tempo, tick);
+    if (seconds > limitSeconds) break;
+    if (tick + beat.ticks > firstNote) {
+      beatSeconds.push(seconds);
+      if (beatInBar === 0) barSeconds.push(seconds);
+    }
+    beatInBar = (beatInBar + 1) % beat.perBar;
+  }
+  return { beatSeconds, barSeconds, beatsPerBar: beatOf(signatures[0].numerator, signatures[0].denominator, tempo.ticksPerBeat).perBar };
+}
+
+/** The score rendered by FluidSynth (cached per score in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools. */
+export function renderScore(file: string): Pcm | undefined {
+  if (!fs.existsSync(SOUND_FONT)) return undefined;
+  const key = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+  const wav = path.join(CACHE_DIR, `${path.basename(file, '.mid')}-${key}.wav`);
+  if (!fs.existsSync(wav)) {
+    fs.mkdirSync(CACHE_DIR, { recursive: true });
+    const partial = `${wav}.${process.pid}.partial`;
+    const result = spawnSync('fluidsynth', ['-ni', '-q', '-r', String(SAMPLE_RATE), '-T', 'wav', '-F', partial, SOUND_FONT, file]);
+    if (result.status !== 0 || !fs.existsSync(partial)) return undefined;
+    fs.renameSync(partial, wav);
+  }
+  return ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
+}
+
+/** The installed scores with their beats and rendered PCM, one at a time. */
+export function* scoredSongs(): Generator<{ file: string; truth: ScoreBeats; pcm: Pcm }> {
+  for (const file of scoredMidiFiles()) {
+    const truth = scoreBeats(file, EXCERPT_SECONDS);
+    const pcm = truth && renderScore(file);
+    if (truth && pcm) yield { file, truth, pcm };
+  }
+}
