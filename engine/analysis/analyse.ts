@@ -8,6 +8,7 @@ import { tempoPeriodFrames } from './tempo.ts';
 import { localPeriods } from './tempo-track.ts';
 import { beatFrames, tempoFromBeatsBpm } from './beats.ts';
 import { onOneGrid } from './beat-phase.ts';
+import { onLongInterval } from './long-short.ts';
 import { chromaDistance, downbeatIndices } from './bars.ts';
 import { sectionStartBars } from './sections.ts';
 import { musicalKey } from './key.ts';
@@ -91,11 +92,11 @@ function barsOn(beats: Int32Array, spec: Spectrogram): { barFrames: Int32Array; 
 /** A piece whose tracked beats are on one grid already. */
 const NO_GRID = { beats: new Int32Array(0), barFrames: new Int32Array(0), sections: new Int32Array(0), features: new Float32Array(0) };
 
-/** The rhythm of a spectrogram: onsets, beat period (frames), beats (frames), and the peak beat (index into beats, -1 without). */
+/** The rhythm of a spectrogram: onsets, beat period (frames), beats (frames: tracked, then moved to begin a long-short beat's long interval), and the peak beat (index into beats, -1 without). */
 function rhythmOf(spec: Spectrogram) {
   const onset = onsetOfFlux(spectralFlux(spec.logBands, spec.bands, spec.frames));
   const period = tempoPeriodFrames(onset, spec.frameRate);
-  const beats = beatFrames(onset, period, localPeriods(onset, spec.frameRate, period));
+  const beats = onLongInterval(beatFrames(onset, period, localPeriods(onset, spec.frameRate, period)), onset);
   return { onset, period, beats, peak: peakBeat(beats, spec.rms, spec.frameRate) };
 }
 
@@ -113,7 +114,9 @@ export function analysePcm(pcm: Pcm): Analysis {
   const beatTimesSeconds = Float32Array.from(beats, frameToSeconds);
   const tempoBpm = tempoFromBeatsBpm(beatTimesSeconds, (60 * spec.frameRate) / period);
   const bars = barsOn(beats, spec);
-  const gridBeats = onOneGrid(beats, onset, period, (frame) => chromaDistance(spec.chromaFrames, frame, frame + Math.round(period / 2)));
+  const oneGrid = onOneGrid(beats, onset, period, (frame) => chromaDistance(spec.chromaFrames, frame, frame + Math.round(period / 2)));
+  // The one grid begins the long interval too: its passages moved back can show a long-short beat that the slides blurred.
+  const gridBeats = oneGrid === beats ? beats : onLongInterval(oneGrid, onset);
   const grid = gridBeats === beats ? NO_GRID : { beats: gridBeats, ...barsOn(gridBeats, spec) };
   const loudnessDb = loudnessDbfs(spec.rms);
   const loudnessLufs = integratedLoudnessLufs(pcm.channels, pcm.sampleRate);

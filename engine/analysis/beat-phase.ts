@@ -92,7 +92,7 @@ function phaseLabels(count: number, slides: [number, number][]): Int8Array {
 }
 
 /** The frame within SNAP_FRAMES of `frame` with the strongest onset; -1 when `frame` is past the onsets' end. */
-function strongestNear(onset: Float32Array, frame: number): number {
+export function strongestNear(onset: Float32Array, frame: number): number {
   const centre = Math.round(frame);
   let best = -1;
   for (let f = Math.max(0, centre - SNAP_FRAMES); f <= Math.min(onset.length - 1, centre + SNAP_FRAMES); f++) if (best < 0 || onset[f] > onset[best]) best = f;

@@ -6,7 +6,8 @@ import { analysePcm } from '../../engine/analysis/analyse.ts';
 import { autocorrelation, tempoPeriodFrames } from '../../engine/analysis/tempo.ts';
 import { beatScores, beatScoresAt, MAX_GAP_PERIODS, TIGHTNESS } from '../../engine/analysis/beats.ts';
 import { localPeriods } from '../../engine/analysis/tempo-track.ts';
-import { clickTrack, drumPattern, beatTimes, stereo } from '../support/synth.ts';
+import { longShortShift } from '../../engine/analysis/long-short.ts';
+import { clickTrack, drumPattern, beatTimes, stereo, swungPushes } from '../support/synth.ts';
 import { beatFMeasure, decodeMp3, mp3Of } from '../support/audio.ts';
 
 const TEMPI = [60, 75, 90, 105, 120, 128, 140, 155, 170, 180];
@@ -109,6 +110,35 @@ test('drum patterns that change tempo part-way are tracked through the changes; 
   }
   const steady = analysePcm(stereo(drumPattern(125, 120)));
   assert.equal(localPeriods(steady.onset, steady.frameRate, tempoPeriodFrames(steady.onset, steady.frameRate)), undefined);
+});
+
+test('a swung groove whose chords are pushed onto the louder "and" is tracked on its beats, not on the "and"', async () => {
+  const seconds = 40;
+  for (const bpm of [80, 105, 130]) {
+    const analysis = analysePcm(await decodeMp3(await mp3Of(swungPushes(bpm, seconds))));
+    const f = beatFMeasure(analysis.beatTimesSeconds, beatTimes(bpm, seconds));
+    assert.ok(f >= 0.9, `${bpm} BPM: beat F-measure ${f.toFixed(3)}`);
+  }
+});
+
+/** A beat profile of 24 steps with accents of the given strengths at the given steps (each spread one step either side). */
+function profileWith(accents: [number, number][]): Float64Array {
+  const profile = new Float64Array(24);
+  for (const [step, strength] of accents) for (const [d, share] of [[-1, 0.5], [0, 1], [1, 0.5]]) profile[(step + d + 24) % 24] = Math.max(profile[(step + d + 24) % 24], strength * share);
+  return profile;
+}
+
+test('beats move to begin the long interval only where the beat has two accents, unevenly spaced', () => {
+  // Tracked on the swung "and" (step 0), the beat a third of a beat later (step 8): long after it, short before.
+  assert.equal(longShortShift(profileWith([[0, 1], [8, 0.7]])), 8 / 24);
+  // Tracked a sixteenth before the beat (an anticipation): the beat is a quarter of a beat on.
+  assert.equal(longShortShift(profileWith([[0, 1], [6, 0.6]])), 6 / 24);
+  // Tracked on the beat of a swung groove whose "and" is the louder: stays.
+  assert.equal(longShortShift(profileWith([[0, 0.8], [16, 1]])), 0);
+  // Straight eighths, sixteenths, and a second accent too weak to be one: nothing to read.
+  assert.equal(longShortShift(profileWith([[0, 0.8], [12, 1]])), 0);
+  assert.equal(longShortShift(profileWith([[0, 1], [6, 0.6], [12, 0.8], [18, 0.6]])), 0);
+  assert.equal(longShortShift(profileWith([[0, 1], [8, 0.3]])), 0);
 });
 
 test('downbeats fall on the accented first beat of each bar', async () => {

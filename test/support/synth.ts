@@ -118,3 +118,25 @@ export function offBeatPassage(bpm: number, seconds: number, loudOffBeats: [numb
   }
   return out;
 }
+
+/**
+ * A swung groove whose "and" is the louder: a kick and a short noise hit on every beat, and a
+ * louder chord with its bass on the swung "and" (two thirds of a beat on), as songs that push their harmony ahead of
+ * the beat. The beats are beatTimes(bpm, seconds, leadIn).
+ */
+export function swungPushes(bpm: number, seconds: number, leadIn = 0.5, seed = 11): Float32Array {
+  const out = new Float32Array(Math.round(seconds * RATE));
+  const random = noise(seed);
+  const beat = 60 / bpm;
+  const chords = [[220, 277, 330], [196, 247, 294], [175, 220, 262], [165, 208, 247]];
+  for (let i = 0, t = leadIn; t < seconds - beat; i++, t = leadIn + i * beat) {
+    addKick(out, t, 0.6);
+    addNoiseHit(out, t, 0.03, 0.45, random, true);
+    const and = t + (2 / 3) * beat;
+    const chord = chords[Math.floor(i / 4) % chords.length];
+    for (const hz of chord) addTone(out, and, hz, 0.8 * beat, 0.25, 0.3 * beat);
+    addTone(out, and, chord[0] / 2, 0.8 * beat, 0.4, 0.3 * beat);
+    addNoiseHit(out, and, 0.05, 0.15, random, true);
+  }
+  return out;
+}
