@@ -14,7 +14,7 @@ import { seededRandom } from '../catalog/demo/random.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { encodeGaplessMp3 } from '../engine/mp3/encode.ts';
 import { indexFrames } from '../engine/mp3/frame-index.ts';
-import { decodeAll } from '../engine/mp3/decode.ts';
+import { decodeAll, type Pcm } from '../engine/mp3/decode.ts';
 import { makeClip } from '../engine/clip.ts';
 import { isEngineError } from '../engine/errors.ts';
 import { type ClipPlan, LANDING_SECONDS, MAX_STRETCH, PLAN_SAMPLE_RATE } from '../engine/plan/plan.ts';
@@ -192,14 +192,18 @@ async function demoSongs(random: () => number): Promise<string> {
   return report(`demo songs ${DEMO_SONGS[0]}-${DEMO_SONGS.at(-1)} (designed beats)`, tally);
 }
 
-async function modules(random: () => number): Promise<string> {
+/** Pieces whose scores give every beat and bar line, judged on them; `none` when none is installed. */
+async function scoredPieces(pieces: Iterable<{ file: string; truth: { beatSeconds: number[]; barSeconds: number[] }; pcm: Pcm }>, random: () => number, title: string, none: string): Promise<string> {
   const tally = newTally();
-  for (const { file, truth, pcm } of trackerModules()) {
+  for (const { file, truth, pcm } of pieces) {
     if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
     await judgePiece(file, pcm.channels[0], pcm.channels[1], () => ({ beats: truth.beatSeconds, downbeats: truth.barSeconds }), random, tally);
   }
-  return tally.tracks ? report('tracker modules (true beats and bars from their scores)', tally) : 'tracker modules: none installed (tecnoballz-data, ffmpeg)';
+  return tally.tracks ? report(title, tally) : none;
 }
+
+const modules = (random: () => number) =>
+  scoredPieces(trackerModules(), random, 'tracker modules (true beats and bars from their scores)', 'tracker modules: none installed (tecnoballz-data, ffmpeg)');
 
 async function charted(random: () => number): Promise<string> {
   const tally = newTally();
@@ -213,14 +217,8 @@ async function charted(random: () => number): Promise<string> {
   return tally.tracks ? report(`rock and metal songs (${names.length}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid, ffmpeg)';
 }
 
-async function scored(random: () => number): Promise<string> {
-  const tally = newTally();
-  for (const { file, truth, pcm } of scoredSongs()) {
-    if (pcm.channels[0].length < MIN_RECORDING_SECONDS * pcm.sampleRate) continue;
-    await judgePiece(file, pcm.channels[0], pcm.channels[1], () => ({ beats: truth.beatSeconds, downbeats: truth.barSeconds }), random, tally);
-  }
-  return tally.tracks ? report('songs written as MIDI scores (held out; true beats and bars from their scores)', tally) : 'MIDI scores: none installed (openttd-openmsx, fluidsynth, fluid-soundfont-gm, ffmpeg)';
-}
+const scored = (random: () => number) =>
+  scoredPieces(scoredSongs(), random, 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores: none installed (openttd-openmsx, fluidsynth, fluid-soundfont-gm, ffmpeg)');
 
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
 const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored };
