@@ -1,6 +1,6 @@
 // A standard MIDI file's clock: its tempo map (every track's tempo changes) turns ticks into
 // seconds. Shared by the scores and the charts whose beats we judge on.
-import type { MidiData } from 'midi-file';
+import type { MidiData, MidiEvent } from 'midi-file';
 
 /** A file's MIDI tempo when it sets none: 120 BPM, as the MIDI standard has it. */
 const DEFAULT_MICROSECONDS_PER_BEAT = 500_000;
@@ -11,18 +11,23 @@ export interface TempoMap {
   changes: { tick: number; microsecondsPerBeat: number; seconds: number }[];
 }
 
+/** Every track's events, each with its tick from the file's start (track by track, not merged). */
+export function* timedEvents(midi: MidiData): Generator<{ tick: number; event: MidiEvent }> {
+  for (const track of midi.tracks) {
+    let tick = 0;
+    for (const event of track) {
+      tick += event.deltaTime;
+      yield { tick, event };
+    }
+  }
+}
+
 /** The file's tempo map; undefined for a file timed in SMPTE frames (it has no beats). */
 export function tempoMap(midi: MidiData): TempoMap | undefined {
   const ticksPerBeat = midi.header.ticksPerBeat;
   if (ticksPerBeat === undefined) return undefined;
   const raw: { tick: number; microsecondsPerBeat: number }[] = [];
-  for (const track of midi.tracks) {
-    let tick = 0;
-    for (const event of track) {
-      tick += event.deltaTime;
-      if (event.type === 'setTempo') raw.push({ tick, microsecondsPerBeat: event.microsecondsPerBeat });
-    }
-  }
+  for (const { tick, event } of timedEvents(midi)) if (event.type === 'setTempo') raw.push({ tick, microsecondsPerBeat: event.microsecondsPerBeat });
   raw.sort((a, b) => a.tick - b.tick);
   if (raw.length === 0 || raw[0].tick > 0) raw.unshift({ tick: 0, microsecondsPerBeat: DEFAULT_MICROSECONDS_PER_BEAT });
   const changes: TempoMap['changes'] = [];

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { parseMidi, type MidiData } from 'midi-file';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
-import { secondsAtTick, tempoMap } from './midi-time.ts';
+import { secondsAtTick, tempoMap, timedEvents } from './midi-time.ts';
 
 const SCORE_DIR = '/usr/share/games/openttd/baseset/openmsx';
 const SOUND_FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
@@ -24,8 +24,6 @@ const COMPOUND_GROUP = 3;
 export interface ScoreBeats {
   beatSeconds: number[];
   barSeconds: number[];
-  /** Beats per bar of the opening time signature (4 when the score sets none). */
-  beatsPerBar: number;
 }
 
 /** The installed scores, sorted; none without openttd-openmsx. */
@@ -44,13 +42,7 @@ function beatOf(numerator: number, denominator: number, ticksPerQuarter: number)
 /** Every track's time signatures, by tick; 4/4 from tick 0 where the score sets none there. */
 function timeSignatures(midi: MidiData): { tick: number; numerator: number; denominator: number }[] {
   const signatures: { tick: number; numerator: number; denominator: number }[] = [];
-  for (const track of midi.tracks) {
-    let tick = 0;
-    for (const event of track) {
-      tick += event.deltaTime;
-      if (event.type === 'timeSignature') signatures.push({ tick, numerator: event.numerator, denominator: event.denominator });
-    }
-  }
+  for (const { tick, event } of timedEvents(midi)) if (event.type === 'timeSignature') signatures.push({ tick, numerator: event.numerator, denominator: event.denominator });
   signatures.sort((a, b) => a.tick - b.tick);
   if (signatures.length === 0 || signatures[0].tick > 0) signatures.unshift({ tick: 0, numerator: 4, denominator: 4 });
   return signatures;
@@ -60,14 +52,10 @@ function timeSignatures(midi: MidiData): { tick: number; numerator: number; deno
 function noteSpan(midi: MidiData): [number, number] {
   let first = Infinity;
   let last = 0;
-  for (const track of midi.tracks) {
-    let tick = 0;
-    for (const event of track) {
-      tick += event.deltaTime;
-      if (event.type === 'noteOn' && event.velocity > 0) {
-        first = Math.min(first, tick);
-        last = Math.max(last, tick);
-      }
+  for (const { tick, event } of timedEvents(midi)) {
+    if (event.type === 'noteOn' && event.velocity > 0) {
+      first = Math.min(first, tick);
+      last = Math.max(last, tick);
     }
   }
   return [first, last];
@@ -103,7 +91,7 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
     }
     beatInBar = (beatInBar + 1) % beat.perBar;
   }
-  return { beatSeconds, barSeconds, beatsPerBar: beatOf(signatures[0].numerator, signatures[0].denominator, tempo.ticksPerBeat).perBar };
+  return { beatSeconds, barSeconds };
 }
 
 /** The score rendered by FluidSynth (cached per score in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools. */

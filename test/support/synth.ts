@@ -121,8 +121,8 @@ export function offBeatPassage(bpm: number, seconds: number, loudOffBeats: [numb
 
 /**
  * A swung groove whose "and" is the louder: a kick and a short noise hit on every beat, and a
- * louder chord with its bass on the swung "and" (two thirds of a beat on), as songs that push their harmony ahead of
- * the beat. The beats are beatTimes(bpm, seconds, leadIn).
+ * louder chord with its bass on the swung "and" (two thirds of a beat on), as songs that push
+ * their harmony ahead of the beat. The beats are beatTimes(bpm, seconds, leadIn).
  */
 export function swungPushes(bpm: number, seconds: number, leadIn = 0.5, seed = 11): Float32Array {
   const out = new Float32Array(Math.round(seconds * RATE));
