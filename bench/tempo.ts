@@ -1,19 +1,45 @@
 // Analysis accuracy on real recordings (Debian's game soundtracks, test/support/soundtracks.ts):
 // per piece the three estimators, the agreed reference, our tempo, Acc1/Acc2, and how far the peak's
 // 3 s window lies below the loudest 3 s (EBU R128 short-term loudness, K-weighted). Also the
-// analysis time per minute of audio, the figure that catalog ingest pays.
+// analysis time per minute of audio, the figure that catalog ingest pays. Then the tempo on the
+// tuning set (test/support/accompaniments.ts), where the tempo's constants are chosen.
 import path from 'node:path';
 import { benchMusic, soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
 import { acc1, acc2, CLIMAX_TOLERANCE_LU, measurePieces, type PieceResult } from '../test/support/tempo-accuracy.ts';
+import { accompaniments } from '../test/support/accompaniments.ts';
+import { analysePcm } from '../engine/analysis/analyse.ts';
 import { machineLine } from './machine.ts';
+
+/** The tuning set's draw: as many songs, and the seed, as the tempo's constants were chosen on. */
+const TUNING_SONGS = 800;
+const TUNING_SEED = 20261205;
 
 const fixed = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '-');
 
 export async function benchTempo(): Promise<string> {
-  if (!toolsPresent()) return 'skipped: needs ffmpeg, aubio (aubio-tools), soundstretch and bpm (bpm-tools)';
+  return `${await soundtrackTempo()}\n\n${tuningSetTempo()}`;
+}
+
+/** Tempo within 4% of the written beat's on the tuning set, in all and by beats per bar. */
+function tuningSetTempo(): string {
+  const byMeter = new Map<number, { right: number; songs: number }>();
+  for (const song of accompaniments(TUNING_SONGS, TUNING_SEED)) {
+    const meter = byMeter.get(song.groove.beatsPerBar) ?? { right: 0, songs: 0 };
+    meter.songs++;
+    if (acc1(analysePcm(song.pcm).tempoBpm, song.bpm)) meter.right++;
+    byMeter.set(song.groove.beatsPerBar, meter);
+  }
+  if (byMeter.size === 0) return 'tuning set: skipped, needs mma, fluidsynth and fluid-soundfont-gm';
+  const all = [...byMeter.values()].reduce((a, m) => ({ right: a.right + m.right, songs: a.songs + m.songs }), { right: 0, songs: 0 });
+  const meters = [...byMeter.entries()].sort(([a], [b]) => a - b).map(([beats, m]) => `${beats} beats a bar ${m.right}/${m.songs}`);
+  return `tuning set (MMA accompaniments, seed ${TUNING_SEED}): tempo within 4% of the written beat on ${all.right}/${all.songs}; ${meters.join(', ')}`;
+}
+
+async function soundtrackTempo(): Promise<string> {
+  if (!toolsPresent()) return 'soundtracks: skipped, needs ffmpeg, aubio (aubio-tools), soundstretch and bpm (bpm-tools)';
   const music = benchMusic();
   const results = measurePieces(await soundtrackReferences(music.files));
-  if (results.length === 0) return `skipped: no ${music.name} soundtrack packages installed (design.md lists them)`;
+  if (results.length === 0) return `soundtracks: skipped, no ${music.name} soundtrack packages installed (design.md lists them)`;
   const lines = [machineLine(), `music: ${music.name} (BENCH_MUSIC)`, '', 'piece                                   s  aubio  sstr   bpm |   ref   ours acc1 acc2 | peak s  LU below (3 s from peak)'];
   for (const r of results) {
     const { estimates, tempoBpm: ref } = r.reference;

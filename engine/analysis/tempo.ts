@@ -14,11 +14,12 @@ const PRIOR_CENTER_BPM = 120;
 const PRIOR_OCTAVES = 1;
 /**
  * Weight of the bar level (a bar of the candidate's beats, 4/4 as bars.ts) in a candidate's
- * strength: a beat period repeats as bars, a 3:2 or 4:3 reading of it does not. Fixed a 2:3
- * reading on the soundtracks (Acc2 0.926 -> 0.944); 0.5 read two other pieces at 3:2. Taking a
- * bar of 3 beats as well let a 3:2 reading (165 BPM for 110) win by its bar of 3 on one piece.
+ * strength: a beat period repeats as bars, a 3:2 or 4:3 reading of it does not. Chosen on the
+ * tuning set of written accompaniments (`npm run bench -- tempo`), where the tempo is right most
+ * often from 0.5 on and songs of three beats a bar begin to lose from 0.75. Taking a bar of 3
+ * beats as well let a 3:2 reading (165 BPM for 110) win by its bar of 3 on one piece.
  */
-const BAR_WEIGHT = 0.25;
+const BAR_WEIGHT = 0.5;
 /**
  * Candidate periods are tried every this many frames, not only at whole lags: a whole lag is up to
  * half a frame off the true period, so its bar (4 periods) up to 2 frames off the bar's

@@ -1,0 +1,162 @@
+// Songs to tune on: accompaniments written by MMA (Musical MIDI Accompaniment, Debian's `mma`) in
+// its standard library's grooves (rock, swing, latin, waltzes, marches, 6/8, 5/4), over drawn
+// chord progressions at drawn tempos, rendered by FluidSynth with the FluidR3 General MIDI sound
+// font. The generator knows every beat and bar line it wrote. A rule's constants may be set on
+// these songs; nothing is judged on them (the judging sets are the modules, the charts and the
+// scores of `npm run bench -- edits`).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { parseMidi } from 'midi-file';
+import type { Pcm } from '../../engine/mp3/decode.ts';
+import { seededRandom, type Random } from '../../catalog/demo/random.ts';
+import { ffmpegPcm } from './soundtracks.ts';
+import { secondsAtTick, tempoMap } from './midi-time.ts';
+
+const GROOVE_DIR = '/usr/share/mma/lib/stdlib';
+const SOUND_FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
+const SAMPLE_RATE = 44100;
+const CACHE_DIR = path.join(os.tmpdir(), 'mla-accompaniments');
+/** Each song lasts about this long: enough bars for a tempo and a meter. */
+const SONG_SECONDS = 32;
+const MAX_PCM_BYTES = 2 * 4 * SAMPLE_RATE * (SONG_SECONDS + 30);
+/** A bar of 6/8 is felt in two dotted beats, whatever MMA's own beat count for the groove. */
+const COMPOUND_BEATS_PER_BAR = 2;
+
+export interface Groove {
+  /** MMA's groove name. */
+  name: string;
+  /** The library file that defines it (a family of grooves). */
+  family: string;
+  /** MMA beats (MIDI quarter notes) per bar. */
+  mmaBeatsPerBar: number;
+  /** Felt beats per bar: MMA's count, or two in 6/8. */
+  beatsPerBar: number;
+  /** The range of beat tempos drawn for it, BPM. */
+  bpmRange: [number, number];
+}
+
+export interface Accompaniment {
+  name: string;
+  groove: Groove;
+  bpm: number;
+  pcm: Pcm;
+  beatSeconds: number[];
+  barSeconds: number[];
+}
+
+/**
+ * Beat tempos drawn per kind of groove (BPM), as such pieces are usually played: slow ballads,
+ * fast swing and quick dances, waltzes, and the rest between.
+ */
+const TEMPO_RANGES: [RegExp, [number, number]][] = [
+  [/fast|bebop|quickstep|bluegrass|polka|vienese|charleston|jive/i, [140, 210]],
+  [/slow|ballad|lullaby|hymn|spiritual/i, [55, 95]],
+  [/waltz/i, [90, 170]],
+  [/./, [80, 160]],
+];
+
+/** Grooves left out: the metronome, the empty groove, and those with no beat of their own. */
+const SKIPPED_FAMILIES = /^(metronome|none|trance)/;
+/** Variants left out: intros, endings and fills change length or stop. */
+const SKIPPED_VARIANTS = /(intro|end|fill|break)/i;
+
+/** Every usable groove of MMA's standard library; none without `mma`. */
+export function grooves(): Groove[] {
+  if (!fs.existsSync(GROOVE_DIR)) return [];
+  const out: Groove[] = [];
+  for (const file of fs.readdirSync(GROOVE_DIR).filter((name) => name.endsWith('.mma')).sort()) {
+    const family = path.basename(file, '.mma');
+    if (SKIPPED_FAMILIES.test(family)) continue;
+    const text = fs.readFileSync(path.join(GROOVE_DIR, file), 'utf8');
+    const time = Number(/^\s*Time\s+(\d+)/m.exec(text)?.[1] ?? 4);
+    const compound = /^\s*Timesig\s+(6|12)[\s/]+8/m.test(text);
+    const bpmRange = TEMPO_RANGES.find(([pattern]) => pattern.test(family))![1];
+    for (const match of text.matchAll(/^\s*DefGroove\s+(\S+)/gm)) {
+      if (SKIPPED_VARIANTS.test(match[1])) continue;
+      out.push({ name: match[1], family, mmaBeatsPerBar: time, beatsPerBar: compound ? COMPOUND_BEATS_PER_BAR : time, bpmRange });
+    }
+  }
+  return out;
+}
+
+/** Common progressions, in scale degrees of a major key (m: minor chord, 7: dominant seventh). */
+const PROGRESSIONS = [
+  ['I', 'vi', 'IV', 'V7'],
+  ['I', 'IV', 'V7', 'I'],
+  ['ii', 'V7', 'I', 'I'],
+  ['I', 'V', 'vi', 'IV'],
+  ['vi', 'IV', 'I', 'V'],
+  ['I', 'I', 'IV', 'IV', 'I', 'I', 'V7', 'V7'],
+  ['I', 'iii', 'IV', 'V'],
+];
+const KEYS = ['C', 'Db', 'D', 'Eb', 'E', 'F', 'Gb', 'G', 'Ab', 'A', 'Bb', 'B'];
+const DEGREES: Record<string, [number, string]> = { I: [0, ''], ii: [2, 'm'], iii: [4, 'm'], IV: [5, ''], V: [7, ''], V7: [7, '7'], vi: [9, 'm'] };
+
+function chordOf(key: number, degree: string): string {
+  const [step, quality] = DEGREES[degree];
+  return KEYS[(key + step) % 12] + quality;
+}
+
+/** The MMA source of one song: its tempo, groove and one chord a bar. */
+function songSource(groove: Groove, bpm: number, bars: number, random: Random): string {
+  const progression = random.pick(PROGRESSIONS);
+  const key = random.int(0, 11);
+  const mmaTempo = (bpm * groove.mmaBeatsPerBar) / groove.beatsPerBar;
+  const lines = [`Tempo ${mmaTempo.toFixed(2)}`, `Groove ${groove.name}`];
+  for (let bar = 0; bar < bars; bar++) lines.push(`${bar + 1} ${chordOf(key, progression[bar % progression.length])}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Beats and bar lines (seconds) of the MIDI file MMA wrote: its tempo map from tick 0, the groove's bars. */
+function writtenBeats(midiFile: string, groove: Groove, bars: number): { beatSeconds: number[]; barSeconds: number[] } {
+  const tempo = tempoMap(parseMidi(fs.readFileSync(midiFile)))!;
+  const beatTicks = (tempo.ticksPerBeat * groove.mmaBeatsPerBar) / groove.beatsPerBar;
+  const beatSeconds: number[] = [];
+  const barSeconds: number[] = [];
+  for (let beat = 0; beat < bars * groove.beatsPerBar; beat++) {
+    const seconds = secondsAtTick(tempo, beat * beatTicks);
+    beatSeconds.push(seconds);
+    if (beat % groove.beatsPerBar === 0) barSeconds.push(seconds);
+  }
+  return { beatSeconds, barSeconds };
+}
+
+/** One song written by MMA and rendered (cached in the temp directory); undefined without the tools. */
+function accompaniment(groove: Groove, bpm: number, random: Random): Accompaniment | undefined {
+  const barSecondsEach = (60 / bpm) * groove.beatsPerBar;
+  const bars = Math.max(4, Math.ceil(SONG_SECONDS / barSecondsEach));
+  const source = songSource(groove, bpm, bars, random);
+  const name = `${groove.name}-${crypto.createHash('sha256').update(source).digest('hex').slice(0, 12)}`;
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const base = path.join(CACHE_DIR, name);
+  if (!fs.existsSync(`${base}.wav`)) {
+    fs.writeFileSync(`${base}.mma`, source);
+    const written = spawnSync('mma', ['-f', `${base}.mid`, `${base}.mma`]);
+    if (written.status !== 0 || !fs.existsSync(`${base}.mid`)) return undefined;
+    const partial = `${base}.${process.pid}.partial`;
+    const rendered = spawnSync('fluidsynth', ['-ni', '-q', '-r', String(SAMPLE_RATE), '-T', 'wav', '-F', partial, SOUND_FONT, `${base}.mid`]);
+    if (rendered.status !== 0 || !fs.existsSync(partial)) return undefined;
+    fs.renameSync(partial, `${base}.wav`);
+  }
+  const pcm = ffmpegPcm(['-i', `${base}.wav`], MAX_PCM_BYTES);
+  if (!pcm) return undefined;
+  return { name, groove, bpm, pcm, ...writtenBeats(`${base}.mid`, groove, bars) };
+}
+
+/** `count` songs drawn by `seed`: a groove, a beat tempo in its range (log-uniform), chords. */
+export function* accompaniments(count: number, seed: number): Generator<Accompaniment> {
+  if (!fs.existsSync(SOUND_FONT)) return;
+  const all = grooves();
+  if (all.length === 0) return;
+  const random = seededRandom(seed);
+  for (let i = 0; i < count; i++) {
+    const groove = random.pick(all);
+    const [low, high] = groove.bpmRange;
+    const bpm = low * (high / low) ** random.next();
+    const song = accompaniment(groove, bpm, random);
+    if (song) yield song;
+  }
+}
