@@ -49,6 +49,9 @@ interface Tally {
   endings: Record<string, number>;
   seams: number;
   seamsOnBeat: number;
+  /** Seams of the pieces whose beats are tracked right (beat F at least TRACKED_BEAT_F), and those on a true beat: the planner's share of the seams, apart from the beat tracking's. */
+  trackedSeams: number;
+  trackedSeamsOnBeat: number;
   loops: number;
   wrapsOnBeat: number;
   /** Loops whose D is a whole number of the true beats within MAX_STRETCH, and their wraps on a true beat. */
@@ -61,7 +64,7 @@ interface Tally {
   downbeatF: number[];
 }
 
-const newTally = (): Tally => ({ tracks: 0, edits: 0, refused: 0, exact: 0, landed: 0, endsOnBeat: 0, endings: {}, seams: 0, seamsOnBeat: 0, loops: 0, wrapsOnBeat: 0, loopsFitting: 0, wrapsOnBeatFitting: 0, editsReachable: 0, endsOnBeatReachable: 0, beatF: [], downbeatF: [] });
+const newTally = (): Tally => ({ tracks: 0, edits: 0, refused: 0, exact: 0, landed: 0, endsOnBeat: 0, endings: {}, seams: 0, seamsOnBeat: 0, trackedSeams: 0, trackedSeamsOnBeat: 0, loops: 0, wrapsOnBeat: 0, loopsFitting: 0, wrapsOnBeatFitting: 0, editsReachable: 0, endsOnBeatReachable: 0, beatF: [], downbeatF: [] });
 
 /** The truth a piece is judged on: its beats, and its downbeats where the score gives them. */
 interface Truth {
@@ -104,10 +107,18 @@ function endingReachable(plan: ClipPlan, peakSeconds: number, duration: number, 
   return plan.ending === 'track_end' || offBeatSeconds(peakSeconds + duration - hit, beats) <= MAX_STRETCH * (duration - hit) + ON_BEAT_SECONDS;
 }
 
-function tallySeams(plan: ClipPlan, beats: ArrayLike<number>, tally: Tally): void {
+/** A piece's beats count as tracked right from this beat F on (±70 ms). */
+const TRACKED_BEAT_F = 0.9;
+
+function tallySeams(plan: ClipPlan, beats: ArrayLike<number>, tracked: boolean, tally: Tally): void {
   for (const [left, right] of seamSides(plan)) {
+    const both = onBeat(left, beats) && onBeat(right, beats);
     tally.seams++;
-    if (onBeat(left, beats) && onBeat(right, beats)) tally.seamsOnBeat++;
+    if (both) tally.seamsOnBeat++;
+    if (tracked) {
+      tally.trackedSeams++;
+      if (both) tally.trackedSeamsOnBeat++;
+    }
   }
 }
 
@@ -119,7 +130,9 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
   const grid = planGrid(analysis);
   const truth = truthOf(grid, analysis);
   tally.tracks++;
-  tally.beatF.push(beatFMeasure(grid.beats, truth.beats));
+  const beatF = beatFMeasure(grid.beats, truth.beats);
+  const tracked = beatF >= TRACKED_BEAT_F;
+  tally.beatF.push(beatF);
   if (truth.downbeats) tally.downbeatF.push(beatFMeasure(grid.lines.subarray(0, grid.bars), truth.downbeats));
   for (let k = 0; k < EDITS_PER_TRACK; k++) {
     const duration = DURATIONS[k % DURATIONS.length];
@@ -145,7 +158,7 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
       if (ends) tally.endsOnBeatReachable++;
     }
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
-    tallySeams(clip.plan, truth.beats, tally);
+    tallySeams(clip.plan, truth.beats, tracked, tally);
     editRow({ name, duration, hit, exact, onBeat: ends, plan: clip.plan, beats: truth.beats });
   }
   for (let k = 0; k < LOOPS_PER_TRACK; k++) {
@@ -159,7 +172,7 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
       tally.loopsFitting++;
       if (wrapsOnBeat) tally.wrapsOnBeatFitting++;
     }
-    tallySeams(plan, truth.beats, tally);
+    tallySeams(plan, truth.beats, tracked, tally);
   }
 }
 
@@ -174,6 +187,7 @@ function report(name: string, t: Tally): string {
     `  seams on a true beat ${share(t.seamsOnBeat, t.seams)}; loop wraps on a true beat ${share(t.wrapsOnBeat, t.loops)}; edits ending on a true beat or with the track ${share(t.endsOnBeat, made)}`,
     `  where the arithmetic allows: loop wraps on a true beat ${share(t.wrapsOnBeatFitting, t.loopsFitting)} of the loops whose D is a whole number of true beats within 1%; ` +
       `edits ending on a true beat or with the track ${share(t.endsOnBeatReachable, t.editsReachable)} of those D and H leave one`,
+    `  on the pieces whose beats are tracked right (beat F >= ${TRACKED_BEAT_F}): seams on a true beat ${share(t.trackedSeamsOnBeat, t.trackedSeams)}`,
     `  peak within 25 ms of H ${share(t.landed, made)}; exact length ${share(t.exact, made)}; endings ${JSON.stringify(t.endings)}`,
     `  beat F ${mean(t.beatF).toFixed(3)}, downbeat F ${downbeat} (+-70 ms, mean over pieces)`,
   ].join('\n');
