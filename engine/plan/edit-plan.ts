@@ -56,7 +56,9 @@ interface Tail {
 
 /**
  * Lead-ins of an anchor at source `anchor` played at clip time `at`: the track itself up to the
- * anchor, or a run of other bars ending at a bar line and joined to a bar line before the anchor.
+ * anchor, or a run of other bars ending at a bar line and joined to a bar line before the anchor,
+ * the track's first among them: a song that opens on its peak after a beat of pickup is led into
+ * as a repeat goes back to its top.
  */
 function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
   const anchorBar = barAt(grid, anchor);
@@ -67,7 +69,7 @@ function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
     const start = Math.max(0, anchor - at);
     best = { runs: [], bodyStart: start, cost: startCost(grid, start) + loudness(start, anchor) };
   }
-  for (let u = anchorBar; u >= Math.max(1, anchorBar - MAX_LEAD_IN_BARS); u--) {
+  for (let u = anchorBar; u >= Math.max(0, anchorBar - MAX_LEAD_IN_BARS); u--) {
     const leadSeconds = at - (anchor - grid.lines[u]);
     if (leadSeconds < MIN_PART_SECONDS) continue;
     for (let a = 1; a < grid.bars; a++) {

@@ -150,11 +150,10 @@ test('loops: exact length, the wrap on the beat, and played twice no rougher tha
   }
 });
 
-test('an early climax and a late H: the lead-in is built from bars after the climax, and the climax still lands at H', async () => {
-  // Song 3 rotated to start two seconds before its climax (the rest of the song follows, then its
-  // beginning): a track of over three minutes whose climax comes 2 s in.
+/** Song 3 rotated to start `lead` seconds before its climax (the rest of the song follows, then its beginning): a track of over three minutes whose climax comes `lead` seconds in. */
+async function earlyClimax(lead: number) {
   const song = songs[1];
-  const from = Math.round((song.design.climaxSeconds - 2) * PLAN_SAMPLE_RATE);
+  const from = Math.round((song.design.climaxSeconds - lead) * PLAN_SAMPLE_RATE);
   const [left, right] = song.pcm.channels.map((channel) => {
     const rotated = new Float32Array(channel.length);
     rotated.set(channel.subarray(from));
@@ -165,16 +164,35 @@ test('an early climax and a late H: the lead-in is built from bars after the cli
   const index = indexFrames(mp3);
   const pcm = await decodeAll(mp3, index);
   const analysis = analysePcm(pcm);
-  assert.ok(Math.abs(analysis.peakSeconds - 2) < HIT_TOLERANCE_SECONDS, `the rotated track's peak ${analysis.peakSeconds} is its climax, 2 s in`);
-  for (const [duration, hit] of [[20, 15], [30, 12], [60, 40]] as const) {
+  assert.ok(Math.abs(analysis.peakSeconds - lead) < HIT_TOLERANCE_SECONDS, `the rotated track's peak ${analysis.peakSeconds} is its climax, ${lead} s in`);
+  return { mp3, index, pcm, analysis };
+}
+
+/** Edits of a track whose climax comes early, with later H: the climax plays at H after a lead-in, at the exact length, as planned. */
+async function climaxLandsAfterLeadIn(track: Awaited<ReturnType<typeof earlyClimax>>, requests: readonly (readonly [number, number])[]) {
+  const { mp3, index, pcm, analysis } = track;
+  for (const [duration, hit] of requests) {
     const what = `D=${duration} H=${hit}`;
     const clip = await makeClip(mp3, index, analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit });
+    assert.equal(clip.plan.hitPointAnchor, 'peak', `${what}: the peak is what plays at H`);
     assert.ok(clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= HIT_TOLERANCE_SECONDS, `${what}: the peak plays at ${clip.plan.peakInClipSeconds}`);
     assert.ok(clip.plan.parts.length >= 2, `${what}: a lead-in before the climax`);
     const decoded = await decodeAll(clip.mp3, indexFrames(clip.mp3));
     assert.equal(decoded.channels[0].length, Math.round(duration * PLAN_SAMPLE_RATE), `${what}: length`);
     planMatchesAudio(JSON.parse(planHeader(clip.plan)), decoded, pcm, clip.plan.stretch);
   }
+}
+
+test('an early climax and a late H: the lead-in is built from bars after the climax, and the climax still lands at H', async () => {
+  await climaxLandsAfterLeadIn(await earlyClimax(2), [[20, 15], [30, 12], [60, 40]]);
+});
+
+test('a climax on the track\'s first bar line, after a beat of pickup: the lead-in joins into that first bar, and the climax lands at H', async () => {
+  const beat = songs[1].design.barSeconds / BEATS_PER_BAR;
+  const track = await earlyClimax(beat + 0.2);
+  const firstBar = planGrid(track.analysis).lines[0];
+  assert.ok(Math.abs(firstBar - track.analysis.peakSeconds) < HIT_TOLERANCE_SECONDS, `the first bar line ${firstBar} is the climax`);
+  await climaxLandsAfterLeadIn(track, [[20, 12], [30, 21]]);
 });
 
 test('a 60 s track with its climax 24 s in, the whole of it as an edit and a late H: made, not refused, and honest about what plays at H', async () => {
