@@ -14,14 +14,13 @@ import type { Pcm } from '../../engine/mp3/decode.ts';
 import { seededRandom, type Random } from '../../catalog/demo/random.ts';
 import { ffmpegPcm } from './soundtracks.ts';
 import { secondsAtTick, tempoMap } from './midi-time.ts';
+import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 const GROOVE_DIR = '/usr/share/mma/lib/stdlib';
-const SOUND_FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
-const SAMPLE_RATE = 44100;
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-accompaniments');
 /** Each song lasts about this long: enough bars for a tempo and a meter. */
 const SONG_SECONDS = 32;
-const MAX_PCM_BYTES = 2 * 4 * SAMPLE_RATE * (SONG_SECONDS + 30);
+const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (SONG_SECONDS + 30);
 /** A bar of 6/8 is felt in two dotted beats, whatever MMA's own beat count for the groove. */
 const COMPOUND_BEATS_PER_BAR = 2;
 
@@ -135,11 +134,7 @@ function accompaniment(groove: Groove, bpm: number, random: Random): Accompanime
   if (!fs.existsSync(`${base}.wav`)) {
     fs.writeFileSync(`${base}.mma`, source);
     const written = spawnSync('mma', ['-f', `${base}.mid`, `${base}.mma`]);
-    if (written.status !== 0 || !fs.existsSync(`${base}.mid`)) return undefined;
-    const partial = `${base}.${process.pid}.partial`;
-    const rendered = spawnSync('fluidsynth', ['-ni', '-q', '-r', String(SAMPLE_RATE), '-T', 'wav', '-F', partial, SOUND_FONT, `${base}.mid`]);
-    if (rendered.status !== 0 || !fs.existsSync(partial)) return undefined;
-    fs.renameSync(partial, `${base}.wav`);
+    if (written.status !== 0 || !fs.existsSync(`${base}.mid`) || !renderMidi(`${base}.mid`, `${base}.wav`)) return undefined;
   }
   const pcm = ffmpegPcm(['-i', `${base}.wav`], MAX_PCM_BYTES);
   if (!pcm) return undefined;
@@ -148,7 +143,7 @@ function accompaniment(groove: Groove, bpm: number, random: Random): Accompanime
 
 /** `count` songs drawn by `seed`: a groove, a beat tempo in its range (log-uniform), chords. */
 export function* accompaniments(count: number, seed: number): Generator<Accompaniment> {
-  if (!fs.existsSync(SOUND_FONT)) return;
+  if (!soundFontPresent()) return;
   const all = grooves();
   if (all.length === 0) return;
   const random = seededRandom(seed);

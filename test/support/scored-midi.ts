@@ -6,18 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { parseMidi, type MidiData } from 'midi-file';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
 import { secondsAtTick, tempoMap, timedEvents } from './midi-time.ts';
+import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 const SCORE_DIR = '/usr/share/games/openttd/baseset/openmsx';
-const SOUND_FONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
-const SAMPLE_RATE = 44100;
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-scored-midi');
 /** The longest excerpt's PCM with room to spare. */
-const MAX_PCM_BYTES = 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5);
+const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (EXCERPT_SECONDS + 5);
 /** A bar of 6/8, 9/8 or 12/8 is felt in dotted beats: three of its eighths make one beat. */
 const COMPOUND_GROUP = 3;
 
@@ -96,16 +94,11 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
 
 /** The score rendered by FluidSynth (cached per score in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools. */
 export function renderScore(file: string): Pcm | undefined {
-  if (!fs.existsSync(SOUND_FONT)) return undefined;
+  if (!soundFontPresent()) return undefined;
   const key = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
   const wav = path.join(CACHE_DIR, `${path.basename(file, '.mid')}-${key}.wav`);
-  if (!fs.existsSync(wav)) {
-    fs.mkdirSync(CACHE_DIR, { recursive: true });
-    const partial = `${wav}.${process.pid}.partial`;
-    const result = spawnSync('fluidsynth', ['-ni', '-q', '-r', String(SAMPLE_RATE), '-T', 'wav', '-F', partial, SOUND_FONT, file]);
-    if (result.status !== 0 || !fs.existsSync(partial)) return undefined;
-    fs.renameSync(partial, wav);
-  }
+  if (!renderMidi(file, wav)) return undefined;
   return ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
 }
 
