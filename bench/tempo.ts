@@ -1,13 +1,16 @@
 // Analysis accuracy on real recordings (Debian's game soundtracks, test/support/soundtracks.ts):
 // per piece the three estimators, the agreed reference, our tempo, Acc1/Acc2, and how far the peak's
 // 3 s window lies below the loudest 3 s (EBU R128 short-term loudness, K-weighted). Also the
-// analysis time per minute of audio, the figure that catalog ingest pays. Then the tempo on the
-// tuning set (test/support/accompaniments.ts), where the tempo's constants are chosen.
+// analysis time per minute of audio, the figure that catalog ingest pays. Then the tempo, beats and
+// bars on the tuning set (test/support/accompaniments.ts), where the analysis's constants are chosen.
 import path from 'node:path';
 import { benchMusic, soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
 import { acc1, acc2, CLIMAX_TOLERANCE_LU, measurePieces, type PieceResult } from '../test/support/tempo-accuracy.ts';
 import { accompaniments } from '../test/support/accompaniments.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
+import { firstAtOrAfter } from '../engine/analysis/beats.ts';
+import { planGrid, type PlanGrid } from '../engine/plan/grid.ts';
+import { beatFMeasure } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
 
 /** The tuning set's draw: as many songs, and the seed, as the tempo's constants were chosen on. */
@@ -20,19 +23,64 @@ export async function benchTempo(): Promise<string> {
   return `${await soundtrackTempo()}\n\n${tuningSetTempo()}`;
 }
 
-/** Tempo within 4% of the written beat's on the tuning set, in all and by beats per bar. */
+/** A song's beats count as tracked right from this beat F on, as in the edits bench: its bars are judged on them. */
+const TRACKED_BEAT_F = 0.9;
+
+interface MeterTally {
+  songs: number;
+  tempoRight: number;
+  beatF: number;
+  tracked: number;
+  downbeatF: number;
+  barsRight: number;
+}
+
+/**
+ * The tuning set's tempo (within 4% of the written beat), beat F, and on the songs whose beats are
+ * tracked right, downbeat F and how many get the written beats per bar: in all and by beats per bar.
+ */
 function tuningSetTempo(): string {
-  const byMeter = new Map<number, { right: number; songs: number }>();
+  const byMeter = new Map<number, MeterTally>();
   for (const song of accompaniments(TUNING_SONGS, TUNING_SEED)) {
-    const meter = byMeter.get(song.groove.beatsPerBar) ?? { right: 0, songs: 0 };
+    const analysis = analysePcm(song.pcm);
+    const grid = planGrid(analysis);
+    const meter = byMeter.get(song.groove.beatsPerBar) ?? { songs: 0, tempoRight: 0, beatF: 0, tracked: 0, downbeatF: 0, barsRight: 0 };
+    const beatF = beatFMeasure(grid.beats, song.beatSeconds);
     meter.songs++;
-    if (acc1(analysePcm(song.pcm).tempoBpm, song.bpm)) meter.right++;
+    meter.beatF += beatF;
+    if (acc1(analysis.tempoBpm, song.bpm)) meter.tempoRight++;
+    if (beatF >= TRACKED_BEAT_F) {
+      meter.tracked++;
+      meter.downbeatF += beatFMeasure(grid.lines.subarray(0, grid.bars), song.barSeconds);
+      if (medianBeatsPerBar(grid) === song.groove.beatsPerBar) meter.barsRight++;
+    }
     byMeter.set(song.groove.beatsPerBar, meter);
   }
   if (byMeter.size === 0) return 'tuning set: skipped, needs mma, fluidsynth and fluid-soundfont-gm';
-  const all = [...byMeter.values()].reduce((a, m) => ({ right: a.right + m.right, songs: a.songs + m.songs }), { right: 0, songs: 0 });
-  const meters = [...byMeter.entries()].sort(([a], [b]) => a - b).map(([beats, m]) => `${beats} beats a bar ${m.right}/${m.songs}`);
-  return `tuning set (MMA accompaniments, seed ${TUNING_SEED}): tempo within 4% of the written beat on ${all.right}/${all.songs}; ${meters.join(', ')}`;
+  const all = [...byMeter.values()].reduce((a, m) => ({
+    songs: a.songs + m.songs,
+    tempoRight: a.tempoRight + m.tempoRight,
+    beatF: a.beatF + m.beatF,
+    tracked: a.tracked + m.tracked,
+    downbeatF: a.downbeatF + m.downbeatF,
+    barsRight: a.barsRight + m.barsRight,
+  }));
+  const line = (label: string, m: MeterTally) =>
+    `  ${label.padEnd(18)} tempo ${m.tempoRight}/${m.songs}, beat F ${(m.beatF / m.songs).toFixed(3)}; tracked right ${m.tracked}: ` +
+    `downbeat F ${m.tracked ? (m.downbeatF / m.tracked).toFixed(3) : '-'}, beats per bar right ${m.barsRight}/${m.tracked}`;
+  return [
+    `tuning set (MMA accompaniments, seed ${TUNING_SEED}): tempo within 4% of the written beat; beat F (+-70 ms); on the songs whose beat F >= ${TRACKED_BEAT_F}, downbeat F and the beats per bar`,
+    line('all', all),
+    ...[...byMeter.entries()].sort(([a], [b]) => a - b).map(([beats, m]) => line(`${beats} beats a bar`, m)),
+  ].join('\n');
+}
+
+/** The grid's most common number of beats between bar lines. */
+function medianBeatsPerBar(grid: PlanGrid): number {
+  const counts: number[] = [];
+  for (let bar = 0; bar + 1 < grid.bars; bar++) counts.push(firstAtOrAfter(grid.beats, grid.lines[bar + 1] - 1e-3) - firstAtOrAfter(grid.beats, grid.lines[bar] - 1e-3));
+  counts.sort((a, b) => a - b);
+  return counts[counts.length >> 1] ?? 0;
 }
 
 async function soundtrackTempo(): Promise<string> {
