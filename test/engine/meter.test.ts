@@ -3,8 +3,9 @@
 // the downbeat struck hardest, through real MP3 bytes: the bars the analysis finds have the
 // piece's number of beats, and their downbeat F-measure (+-70 ms) is at least 0.9; so too with
 // every beat struck alike, the harmony alone telling the bars. Then the estimate on per-beat
-// evidence whose answer is known, the hard cases among them: 6 against 3 and 4 against its half
-// and double.
+// evidence whose answer is known, the hard cases among them: 6 against 3 (a 6 whose halves
+// differ, against bars of 3 whose chords change every two bars) and 4 against its half and
+// double.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analysePcm } from '../../engine/analysis/analyse.ts';
@@ -69,7 +70,8 @@ const BEATS = 120;
 test('the meter estimate on per-beat evidence: each meter, 6 against 3, 4 against its half and double, short pieces', () => {
   const cases: [what: string, change: number[], accent: number[], meter: number][] = [
     ['3: a chord and an accent every 3 beats', [1, 0, 0], [1, 0, 0], 3],
-    ['6 as 3 + 3: a chord every 6 beats, accents on 1 and (less) 4', [1, 0, 0, 0, 0, 0], [1, 0, 0, 0.6, 0, 0], 6],
+    ['6 as 3 + 3: a chord every 6 beats, accents on 1 and (much less) 4', [1, 0, 0, 0, 0, 0], [1, 0, 0, 0.3, 0, 0], 6],
+    ['3: a chord every 2 bars of 3, the second bar struck a little less', [1, 0, 0, 0, 0, 0], [1, 0, 0, 0.6, 0, 0], 3],
     ['3: a chord every 3 beats, the accent every 6 (one bar of two played harder)', [1, 0, 0], [1, 0, 0, 0.5, 0, 0], 3],
     ['4: chords every 4, kick on 1 and 3 (an accent with period 2)', [1, 0, 0, 0], [1, 0, 0.8, 0], 4],
     ['4: chords every 2 bars of 4, the downbeat accented', [1, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0.3, 0, 1, 0, 0.3, 0], 4],
