@@ -75,7 +75,7 @@ function tuningSetTempo(): string {
   ].join('\n');
 }
 
-/** The grid's most common number of beats between bar lines. */
+/** The median number of the grid's beats from one bar line to the next. */
 function medianBeatsPerBar(grid: PlanGrid): number {
   const counts: number[] = [];
   for (let bar = 0; bar + 1 < grid.bars; bar++) counts.push(firstAtOrAfter(grid.beats, grid.lines[bar + 1] - 1e-3) - firstAtOrAfter(grid.beats, grid.lines[bar] - 1e-3));

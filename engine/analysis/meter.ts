@@ -1,10 +1,10 @@
 // The meter: how many beats a bar has. Chords change on the bar line and the bar's first beat is
 // often struck hardest, so the per-beat evidence for a downbeat (harmonic change and accent)
 // repeats with the bar's period: its autocorrelation over beats is high at lags that are whole
-// bars and low at the others. A bar that splits into two equal halves, each itself a clear bar
-// (6 as two threes), reads as the half: a chord every two bars of 3 is the same evidence as 6 in
-// two equal threes, and bars of 3 are far the more common, as bars of 4 are read where chords
-// change every two bars of 4 (8 is no candidate).
+// bars and low at the others. A bar whose two halves repeat nearly as clearly as the whole (6 as
+// two threes) reads as the half: a chord every two bars of 3 is the same evidence as 6 in two
+// equal threes, and bars of 3 are far the more common, as bars of 4 are read where chords change
+// every two bars of 4 (8 is no candidate).
 import { standardised } from './standardised.ts';
 
 /** Bar lengths considered, beats. */
