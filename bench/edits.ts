@@ -25,7 +25,7 @@ import { trackerModules } from '../test/support/tracker-beats.ts';
 import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/chart-songs.ts';
 import { scoredSongs } from '../test/support/scored-midi.ts';
 import { ON_BEAT_SECONDS, endsOnBeat, offBeatSeconds, seamSides } from '../test/support/edit-ending.ts';
-import { beatFMeasure } from '../test/support/audio.ts';
+import { beatFMeasure, TRACKED_BEAT_F } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
 import { editRow } from './edit-rows.ts';
 
@@ -106,9 +106,6 @@ function loopFits(beats: ArrayLike<number>, start: number, duration: number): bo
 function endingReachable(plan: ClipPlan, peakSeconds: number, duration: number, hit: number, beats: ArrayLike<number>): boolean {
   return plan.ending === 'track_end' || offBeatSeconds(peakSeconds + duration - hit, beats) <= MAX_STRETCH * (duration - hit) + ON_BEAT_SECONDS;
 }
-
-/** A piece's beats count as tracked right from this beat F on (±70 ms). */
-const TRACKED_BEAT_F = 0.9;
 
 function tallySeams(plan: ClipPlan, beats: ArrayLike<number>, tracked: boolean, tally: Tally): void {
   for (const [left, right] of seamSides(plan)) {

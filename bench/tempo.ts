@@ -10,7 +10,7 @@ import { accompaniments } from '../test/support/accompaniments.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { firstAtOrAfter } from '../engine/analysis/beats.ts';
 import { planGrid, type PlanGrid } from '../engine/plan/grid.ts';
-import { beatFMeasure } from '../test/support/audio.ts';
+import { beatFMeasure, TRACKED_BEAT_F } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
 
 /** The tuning set's draw: as many songs, and the seed, as the tempo's constants were chosen on. */
@@ -23,9 +23,6 @@ export async function benchTempo(): Promise<string> {
   return `${await soundtrackTempo()}\n\n${tuningSetTempo()}`;
 }
 
-/** A song's beats count as tracked right from this beat F on, as in the edits bench: its bars are judged on them. */
-const TRACKED_BEAT_F = 0.9;
-
 interface MeterTally {
   songs: number;
   tempoRight: number;
@@ -34,6 +31,8 @@ interface MeterTally {
   downbeatF: number;
   barsRight: number;
 }
+
+const emptyTally = (): MeterTally => ({ songs: 0, tempoRight: 0, beatF: 0, tracked: 0, downbeatF: 0, barsRight: 0 });
 
 /**
  * The tuning set's tempo (within 4% of the written beat), beat F, and on the songs whose beats are
@@ -44,7 +43,7 @@ function tuningSetTempo(): string {
   for (const song of accompaniments(TUNING_SONGS, TUNING_SEED)) {
     const analysis = analysePcm(song.pcm);
     const grid = planGrid(analysis);
-    const meter = byMeter.get(song.groove.beatsPerBar) ?? { songs: 0, tempoRight: 0, beatF: 0, tracked: 0, downbeatF: 0, barsRight: 0 };
+    const meter = byMeter.get(song.groove.beatsPerBar) ?? emptyTally();
     const beatF = beatFMeasure(grid.beats, song.beatSeconds);
     meter.songs++;
     meter.beatF += beatF;
@@ -57,14 +56,8 @@ function tuningSetTempo(): string {
     byMeter.set(song.groove.beatsPerBar, meter);
   }
   if (byMeter.size === 0) return 'tuning set: skipped, needs mma, fluidsynth and fluid-soundfont-gm';
-  const all = [...byMeter.values()].reduce((a, m) => ({
-    songs: a.songs + m.songs,
-    tempoRight: a.tempoRight + m.tempoRight,
-    beatF: a.beatF + m.beatF,
-    tracked: a.tracked + m.tracked,
-    downbeatF: a.downbeatF + m.downbeatF,
-    barsRight: a.barsRight + m.barsRight,
-  }));
+  const all = emptyTally();
+  for (const m of byMeter.values()) for (const key of Object.keys(all) as (keyof MeterTally)[]) all[key] += m[key];
   const line = (label: string, m: MeterTally) =>
     `  ${label.padEnd(18)} tempo ${m.tempoRight}/${m.songs}, beat F ${(m.beatF / m.songs).toFixed(3)}; tracked right ${m.tracked}: ` +
     `downbeat F ${m.tracked ? (m.downbeatF / m.tracked).toFixed(3) : '-'}, beats per bar right ${m.barsRight}/${m.tracked}`;

@@ -15,6 +15,9 @@ export async function decodeMp3(bytes: Uint8Array): Promise<Pcm> {
 /** Beat-tracking tolerance (MIREX): an estimated beat within this of a reference beat is on it. */
 export const BEAT_TOLERANCE_SECONDS = 0.07;
 
+/** A piece's beats count as tracked right from this beat F-measure on: the benches judge its bars and seams apart on such pieces. */
+export const TRACKED_BEAT_F = 0.9;
+
 /** How many estimated beats lie within `tolerance` of a reference beat, each reference beat matched once. */
 export function matchedBeats(estimated: ArrayLike<number>, reference: number[], tolerance = BEAT_TOLERANCE_SECONDS): number {
   const used = new Set<number>();
