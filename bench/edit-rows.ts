@@ -9,7 +9,7 @@ const ROWS_FILE = process.env.EDITS_ROWS;
 
 type EditRow =
   | { name: string; duration: number; hit: number; refused: true }
-  | { name: string; duration: number; hit: number; exact: boolean; onBeat: boolean; plan: ClipPlan; beats: ArrayLike<number> };
+  | { name: string; duration: number; hit: number; exact: boolean; onBeat: boolean; reachable: boolean; plan: ClipPlan; beats: ArrayLike<number> };
 
 /** Appends the edit's row to EDITS_ROWS (nothing when it is unset). */
 export function editRow(row: EditRow): void {
@@ -28,6 +28,7 @@ function describedRow(row: Exclude<EditRow, { refused: true }>) {
     peakInClip: row.plan.peakInClipSeconds,
     exact: row.exact,
     onBeat: row.onBeat,
+    reachable: row.reachable,
     ending: row.plan.ending,
     landing: row.plan.hitPointLanding,
     endSeconds: Number(end.toFixed(3)),

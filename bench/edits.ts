@@ -150,13 +150,14 @@ async function judgePiece(name: string, left: Float32Array, right: Float32Array,
     if (exact) tally.exact++;
     if (clip.plan.peakInClipSeconds !== null && Math.abs(clip.plan.peakInClipSeconds - hit) <= LANDING_SECONDS) tally.landed++;
     if (ends) tally.endsOnBeat++;
-    if (endingReachable(clip.plan, analysis.peakSeconds, duration, hit, truth.beats)) {
+    const reachable = endingReachable(clip.plan, analysis.peakSeconds, duration, hit, truth.beats);
+    if (reachable) {
       tally.editsReachable++;
       if (ends) tally.endsOnBeatReachable++;
     }
     tally.endings[clip.plan.ending] = (tally.endings[clip.plan.ending] ?? 0) + 1;
     tallySeams(clip.plan, truth.beats, tracked, tally);
-    editRow({ name, duration, hit, exact, onBeat: ends, plan: clip.plan, beats: truth.beats });
+    editRow({ name, duration, hit, exact, onBeat: ends, reachable, plan: clip.plan, beats: truth.beats });
   }
   for (let k = 0; k < LOOPS_PER_TRACK; k++) {
     const duration = LOOP_DURATIONS[Math.floor(random() * LOOP_DURATIONS.length)];

@@ -14,7 +14,7 @@
 // pickup before it.
 import { EngineError } from '../errors.ts';
 import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, MAX_STRETCH, type Run, planOf } from './plan.ts';
-import { type PlanGrid, barAt, rmsBetween } from './grid.ts';
+import { type PlanGrid, barAt, nearestIndex, placeInBar, rmsBetween } from './grid.ts';
 import { ON_LINE_SECONDS, endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
 import { JOIN_COST, STRETCH_COST, beatJoinCost, cheaper, joinCost, stretchCost } from './joins.ts';
@@ -82,6 +82,30 @@ function leadIns(grid: PlanGrid, anchor: number, at: number): Lead | undefined {
       if (join === undefined) continue;
       best = cheaper(best, { runs: [{ sourceStart: from, length: leadSeconds }], bodyStart: grid.lines[u], cost: edges + join });
     }
+  }
+  return anchorBar < 0 ? cheaper(best, pickupLeadIn(grid, anchor, at, loudness)) : best;
+}
+
+/**
+ * The lead-in of an anchor in the pickup before the track's first bar line (a song that opens on
+ * its peak), where no bar line before it can be joined to: other bars, joined on a beat at the
+ * anchor's place in the bar onto the anchor itself, as a repeat goes back to its top.
+ */
+function pickupLeadIn(grid: PlanGrid, anchor: number, at: number, loudness: (from: number, to: number) => number): Lead | undefined {
+  const { beats } = grid;
+  const into = nearestIndex(beats, anchor);
+  if (into < 0 || Math.abs(beats[into] - anchor) >= ON_LINE_SECONDS || at < MIN_PART_SECONDS) return undefined;
+  const place = placeInBar(grid, into);
+  let best: Lead | undefined;
+  // The lead-in starts after the pickup: the anchor is first heard at H.
+  for (let a = firstAtOrAfter(beats, grid.lines[0] + at); a < beats.length; a++) {
+    if (grid.beatInBar[a] !== place) continue;
+    const from = beats[a] - at;
+    const edges = startCost(grid, from) + loudness(from, beats[a]);
+    if (best && edges + JOIN_COST >= best.cost) continue;
+    const join = beatJoinCost(grid, a, into);
+    if (join === undefined) continue;
+    best = cheaper(best, { runs: [{ sourceStart: from, length: at }], bodyStart: anchor, cost: edges + join });
   }
   return best;
 }

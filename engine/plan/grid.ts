@@ -4,7 +4,7 @@
 import type { Analysis } from '../analysis/analyse.ts';
 import { barDistance } from '../analysis/bar-features.ts';
 import { runningSum } from '../analysis/running-sum.ts';
-import { onsetSupport } from '../analysis/beats.ts';
+import { firstAtOrAfter, onsetSupport } from '../analysis/beats.ts';
 import { frameAtSeconds } from '../analysis/frames.ts';
 
 /** A join may sound at most this different: this quantile of the track's own bar-line novelty. */
@@ -173,6 +173,18 @@ function meanRms(rmsSum: Float64Array, frameRate: number, from: number, to: numb
 }
 
 /** Index of the bar that contains time t (-1 before the first downbeat). */
+/**
+ * Beat `i`'s place in its bar (0 on the bar line). A beat before the first bar line is a pickup: it
+ * takes the place it would have at the end of a bar as long as the first, counted back from that line.
+ */
+export function placeInBar(grid: PlanGrid, i: number): number {
+  if (grid.beatInBar[i] >= 0 || grid.bars === 0) return grid.beatInBar[i];
+  const first = firstAtOrAfter(grid.beats, grid.lines[0] - 1e-3);
+  let perBar = 1;
+  while (first + perBar < grid.beats.length && grid.beatInBar[first + perBar] > 0) perBar++;
+  return (((i - first) % perBar) + perBar) % perBar;
+}
+
 export function barAt(grid: PlanGrid, t: number): number {
   let lo = 0, hi = grid.bars - 1, found = -1;
   while (lo <= hi) {

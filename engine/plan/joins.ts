@@ -45,7 +45,8 @@ export function beatJoinCost(grid: PlanGrid, out: number, into: number): number 
   const onLine = grid.beatInBar[out] === 0;
   // Leaving on a bar line: the bar before it was the last played; mid-bar, the bar it lies in.
   const outLine = barAt(grid, beats[out] + 1e-3) + (onLine ? 0 : 1);
-  const seam = seamCost(grid, Math.min(outLine, grid.bars - 1), barAt(grid, beats[into] + 1e-3));
+  // A pickup beat before the first bar line goes on into the first bar.
+  const seam = seamCost(grid, Math.min(outLine, grid.bars - 1), Math.max(0, barAt(grid, beats[into] + 1e-3)));
   if (seam === undefined) return undefined;
   return JOIN_COST + (onLine ? 0 : MID_BAR_JOIN_COST) + seam + DOUBTFUL_JOIN_COST * (1 - Math.min(grid.beatConfidence[out], grid.beatConfidence[into]));
 }

@@ -11,7 +11,7 @@ import { indexFrames, type FrameIndex } from '../../engine/mp3/frame-index.ts';
 import { decodeAll, type Pcm } from '../../engine/mp3/decode.ts';
 import { makeClip } from '../../engine/clip.ts';
 import { planClip } from '../../engine/plan/plan-clip.ts';
-import { planGrid } from '../../engine/plan/grid.ts';
+import { nearestIndex, placeInBar, planGrid } from '../../engine/plan/grid.ts';
 import { planHeader, PLAN_SAMPLE_RATE } from '../../engine/plan/plan.ts';
 import { planMatchesAudio } from '../support/plan-audio.ts';
 import { joinNovelties, withinNovelty } from '../support/join-novelty.ts';
@@ -193,6 +193,27 @@ test('a climax on the track\'s first bar line, after a beat of pickup: the lead-
   const firstBar = planGrid(track.analysis).lines[0];
   assert.ok(Math.abs(firstBar - track.analysis.peakSeconds) < HIT_TOLERANCE_SECONDS, `the first bar line ${firstBar} is the climax`);
   await climaxLandsAfterLeadIn(track, [[20, 12], [30, 21]]);
+});
+
+test('a peak on the pickup beat before the first bar line (a song that opens on its peak) and a later H: the lead-in joins onto the peak from a beat at its place in the bar', async () => {
+  // The analysis reads the peak of some songs on their first beat, before their first bar line
+  // (a score opening on its loudest chord). The rotated song's pickup beat stands in for it here.
+  const beat = songs[1].design.barSeconds / BEATS_PER_BAR;
+  const track = await earlyClimax(beat + 0.2);
+  const grid = planGrid(track.analysis);
+  const pickup = grid.beats[0];
+  assert.ok(pickup < grid.lines[0] - beat / 2, `a pickup beat ${pickup} before the first bar line ${grid.lines[0]}`);
+  const analysis = { ...track.analysis, peakSeconds: pickup };
+  const pickupGrid = planGrid(analysis);
+  const requests = [[20, 12], [30, 21]] as const;
+  await climaxLandsAfterLeadIn({ ...track, analysis }, requests);
+  for (const [duration, hit] of requests) {
+    const plan = planClip(analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit }, pickupGrid);
+    const leaves = plan.runs[0].sourceStart + plan.runs[0].length;
+    const out = nearestIndex(grid.beats, leaves);
+    assert.ok(Math.abs(grid.beats[out] - leaves) < ON_BAR_SECONDS && placeInBar(grid, out) === placeInBar(grid, 0), `D=${duration} H=${hit}: the lead-in leaves at ${leaves}, not at the pickup's place in a bar`);
+    assert.ok(Math.abs(plan.runs[1].sourceStart - pickup) < ON_BAR_SECONDS, `D=${duration} H=${hit}: it joins onto the peak`);
+  }
 });
 
 test('a 60 s track with its climax 24 s in, the whole of it as an edit and a late H: made, not refused, and honest about what plays at H', async () => {
