@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { benchMusic, soundtrackReferences, toolsPresent } from '../test/support/soundtracks.ts';
 import { acc1, acc2, CLIMAX_TOLERANCE_LU, measurePieces, type PieceResult } from '../test/support/tempo-accuracy.ts';
-import { accompaniments } from '../test/support/accompaniments.ts';
+import { type HarmonicRhythm, accompaniments } from '../test/support/accompaniments.ts';
 import { analysePcm } from '../engine/analysis/analyse.ts';
 import { firstAtOrAfter } from '../engine/analysis/beats.ts';
 import { planGrid, type PlanGrid } from '../engine/plan/grid.ts';
@@ -36,28 +36,30 @@ const emptyTally = (): MeterTally => ({ songs: 0, tempoRight: 0, beatF: 0, track
 
 /**
  * The tuning set's tempo (within 4% of the written beat), beat F, and on the songs whose beats are
- * tracked right, downbeat F and how many get the written beats per bar: in all and by beats per bar.
+ * tracked right, downbeat F and how many get the written beats per bar: in all, by beats per bar
+ * and by how often the chords change.
  */
 function tuningSetTempo(): string {
   const byMeter = new Map<number, MeterTally>();
+  const byRhythm = new Map<HarmonicRhythm, MeterTally>();
   for (const song of accompaniments(TUNING_SONGS, TUNING_SEED)) {
     const analysis = analysePcm(song.pcm);
     const grid = planGrid(analysis);
-    const meter = byMeter.get(song.groove.beatsPerBar) ?? emptyTally();
     const beatF = beatFMeasure(grid.beats, song.beatSeconds);
-    meter.songs++;
-    meter.beatF += beatF;
-    if (acc1(analysis.tempoBpm, song.bpm)) meter.tempoRight++;
-    if (beatF >= TRACKED_BEAT_F) {
-      meter.tracked++;
-      meter.downbeatF += beatFMeasure(grid.lines.subarray(0, grid.bars), song.barSeconds);
-      if (medianBeatsPerBar(grid) === song.groove.beatsPerBar) meter.barsRight++;
-    }
-    byMeter.set(song.groove.beatsPerBar, meter);
+    const tracked = beatF >= TRACKED_BEAT_F;
+    const tally: MeterTally = {
+      songs: 1,
+      tempoRight: acc1(analysis.tempoBpm, song.bpm) ? 1 : 0,
+      beatF,
+      tracked: tracked ? 1 : 0,
+      downbeatF: tracked ? beatFMeasure(grid.lines.subarray(0, grid.bars), song.barSeconds) : 0,
+      barsRight: tracked && medianBeatsPerBar(grid) === song.groove.beatsPerBar ? 1 : 0,
+    };
+    byMeter.set(song.groove.beatsPerBar, added(byMeter.get(song.groove.beatsPerBar) ?? emptyTally(), tally));
+    byRhythm.set(song.rhythm, added(byRhythm.get(song.rhythm) ?? emptyTally(), tally));
   }
   if (byMeter.size === 0) return 'tuning set: skipped, needs mma, fluidsynth and fluid-soundfont-gm';
-  const all = emptyTally();
-  for (const m of byMeter.values()) for (const key of Object.keys(all) as (keyof MeterTally)[]) all[key] += m[key];
+  const all = [...byMeter.values()].reduce(added, emptyTally());
   const line = (label: string, m: MeterTally) =>
     `  ${label.padEnd(18)} tempo ${m.tempoRight}/${m.songs}, beat F ${(m.beatF / m.songs).toFixed(3)}; tracked right ${m.tracked}: ` +
     `downbeat F ${m.tracked ? (m.downbeatF / m.tracked).toFixed(3) : '-'}, beats per bar right ${m.barsRight}/${m.tracked}`;
@@ -65,7 +67,15 @@ function tuningSetTempo(): string {
     `tuning set (MMA accompaniments, seed ${TUNING_SEED}): tempo within 4% of the written beat; beat F (+-70 ms); on the songs whose beat F >= ${TRACKED_BEAT_F}, downbeat F and the beats per bar`,
     line('all', all),
     ...[...byMeter.entries()].sort(([a], [b]) => a - b).map(([beats, m]) => line(`${beats} beats a bar`, m)),
+    ...[...byRhythm.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([rhythm, m]) => line(`chords: ${rhythm}`, m)),
   ].join('\n');
+}
+
+/** Two tallies summed field by field. */
+function added(a: MeterTally, b: MeterTally): MeterTally {
+  const sum = emptyTally();
+  for (const key of Object.keys(sum) as (keyof MeterTally)[]) sum[key] = a[key] + b[key];
+  return sum;
 }
 
 /** The median number of the grid's beats from one bar line to the next. */

@@ -20,6 +20,8 @@ const GROOVE_DIR = '/usr/share/mma/lib/stdlib';
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-accompaniments');
 /** Each song lasts about this long: enough bars for a tempo and a meter. */
 const SONG_SECONDS = 32;
+/** The harmonic rhythms' stream is seeded this far from the songs' own. */
+const RHYTHM_SEED_OFFSET = 1;
 const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (SONG_SECONDS + 30);
 /** A bar of 6/8 is felt in two dotted beats, whatever MMA's own beat count for the groove. */
 const COMPOUND_BEATS_PER_BAR = 2;
@@ -41,6 +43,7 @@ export interface Accompaniment {
   name: string;
   groove: Groove;
   bpm: number;
+  rhythm: HarmonicRhythm;
   pcm: Pcm;
   beatSeconds: number[];
   barSeconds: number[];
@@ -99,13 +102,33 @@ function chordOf(key: number, degree: string): string {
   return KEYS[(key + step) % 12] + quality;
 }
 
-/** The MMA source of one song: its tempo, groove and one chord a bar. */
-function songSource(groove: Groove, bpm: number, bars: number, random: Random): string {
+/**
+ * How often the chords change: once a bar, twice (on beats 1 and 3 of a bar of 4 MMA beats), or
+ * once every two bars. Songs change chords at all three rates; a rule that reads bar lines from
+ * harmonic change must not rely on exactly one change a bar.
+ */
+export type HarmonicRhythm = 'bar' | 'half-bar' | 'two-bars';
+
+/** The harmonic rhythms a groove of `mmaBeatsPerBar` can take (two chords a bar only where a bar halves into whole beats of 2). */
+function harmonicRhythms(mmaBeatsPerBar: number): HarmonicRhythm[] {
+  return mmaBeatsPerBar === 4 ? ['bar', 'half-bar', 'two-bars'] : ['bar', 'two-bars'];
+}
+
+/** The chord line of bar `bar` (0-based): MMA gives each listed chord one beat and `/` repeats the one before. */
+function chordLine(chords: string[], bar: number, rhythm: HarmonicRhythm): string {
+  const at = (k: number) => chords[k % chords.length];
+  if (rhythm === 'half-bar') return `${at(2 * bar)} / ${at(2 * bar + 1)} /`;
+  return at(rhythm === 'two-bars' ? Math.floor(bar / 2) : bar);
+}
+
+/** The MMA source of one song: its tempo, groove and chords at the drawn harmonic rhythm. */
+function songSource(groove: Groove, bpm: number, bars: number, random: Random, rhythm: HarmonicRhythm): string {
   const progression = random.pick(PROGRESSIONS);
   const key = random.int(0, 11);
+  const chords = progression.map((degree) => chordOf(key, degree));
   const mmaTempo = (bpm * groove.mmaBeatsPerBar) / groove.beatsPerBar;
   const lines = [`Tempo ${mmaTempo.toFixed(2)}`, `Groove ${groove.name}`];
-  for (let bar = 0; bar < bars; bar++) lines.push(`${bar + 1} ${chordOf(key, progression[bar % progression.length])}`);
+  for (let bar = 0; bar < bars; bar++) lines.push(`${bar + 1} ${chordLine(chords, bar, rhythm)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -124,10 +147,10 @@ function writtenBeats(midiFile: string, groove: Groove, bars: number): { beatSec
 }
 
 /** One song written by MMA and rendered (cached in the temp directory); undefined without the tools. */
-function accompaniment(groove: Groove, bpm: number, random: Random): Accompaniment | undefined {
+function accompaniment(groove: Groove, bpm: number, random: Random, rhythm: HarmonicRhythm): Accompaniment | undefined {
   const barSecondsEach = (60 / bpm) * groove.beatsPerBar;
   const bars = Math.max(4, Math.ceil(SONG_SECONDS / barSecondsEach));
-  const source = songSource(groove, bpm, bars, random);
+  const source = songSource(groove, bpm, bars, random, rhythm);
   const name = `${groove.name}-${crypto.createHash('sha256').update(source).digest('hex').slice(0, 12)}`;
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   const base = path.join(CACHE_DIR, name);
@@ -138,20 +161,25 @@ function accompaniment(groove: Groove, bpm: number, random: Random): Accompanime
   }
   const pcm = ffmpegPcm(['-i', `${base}.wav`], MAX_PCM_BYTES);
   if (!pcm) return undefined;
-  return { name, groove, bpm, pcm, ...writtenBeats(`${base}.mid`, groove, bars) };
+  return { name, groove, bpm, rhythm, pcm, ...writtenBeats(`${base}.mid`, groove, bars) };
 }
 
-/** `count` songs drawn by `seed`: a groove, a beat tempo in its range (log-uniform), chords. */
+/**
+ * `count` songs drawn by `seed`: a groove, a beat tempo in its range (log-uniform), chords, and
+ * their harmonic rhythm. The rhythm is drawn from a stream of its own, so the songs that change
+ * chords once a bar are the ones the same seed drew before rhythms were drawn.
+ */
 export function* accompaniments(count: number, seed: number): Generator<Accompaniment> {
   if (!soundFontPresent()) return;
   const all = grooves();
   if (all.length === 0) return;
   const random = seededRandom(seed);
+  const rhythms = seededRandom(seed + RHYTHM_SEED_OFFSET);
   for (let i = 0; i < count; i++) {
     const groove = random.pick(all);
     const [low, high] = groove.bpmRange;
     const bpm = low * (high / low) ** random.next();
-    const song = accompaniment(groove, bpm, random);
+    const song = accompaniment(groove, bpm, random, rhythms.pick(harmonicRhythms(groove.mmaBeatsPerBar)));
     if (song) yield song;
   }
 }
