@@ -96,6 +96,7 @@ function pickupLeadIn(grid: PlanGrid, anchor: number, at: number, loudness: (fro
   const into = nearestIndex(beats, anchor);
   if (into < 0 || Math.abs(beats[into] - anchor) >= ON_LINE_SECONDS || at < MIN_PART_SECONDS) return undefined;
   const place = placeInBar(grid, into);
+  if (place < 0) return undefined;
   let best: Lead | undefined;
   // The lead-in starts after the pickup: the anchor is first heard at H.
   for (let a = firstAtOrAfter(beats, grid.lines[0] + at); a < beats.length; a++) {
