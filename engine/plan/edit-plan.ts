@@ -13,7 +13,8 @@
 // (`hitPointAnchor: 'entrance'`). Without one, the clip's start is the anchor, at clip time 0 or a
 // pickup before it.
 import { EngineError } from '../errors.ts';
-import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, MAX_STRETCH, type Run, planOf } from './plan.ts';
+import { type ClipPlan, type ClipRequest, type Ending, type HitAnchor, MAX_STRETCH, PLAN_SAMPLE_RATE, type Run, planOf } from './plan.ts';
+import { frameShiftSeconds } from './frame-align.ts';
 import { type PlanGrid, barAt, nearestIndex, placeInBar, rmsBetween } from './grid.ts';
 import { ON_LINE_SECONDS, endChoice, startCost } from './edges.ts';
 import { contentWorth } from './content.ts';
@@ -132,7 +133,9 @@ function endings(grid: PlanGrid, anchor: number, at: number, duration: number): 
   const consider = (v: number, w: number, rest: number, shifted: boolean) => {
     const shift = grid.beatInBar[w] !== grid.beatInBar[v];
     if (w === v || grid.beatInBar[w] < 0 || (shift && !shifted)) return;
-    const ending = endChoice(grid, beats[w] + rest);
+    // The part after the join moves onto the anchor's MP3 frame phase (frame-align.ts): its end is heard that much away.
+    const aligned = frameShiftSeconds(beats[w] - (at + beats[v] - anchor), anchor - at, PLAN_SAMPLE_RATE);
+    const ending = endChoice(grid, beats[w] + rest + aligned);
     const extra = shift ? SHIFTED_JOIN_COST : 0;
     if (best && ending.cost + extra + JOIN_COST >= best.cost) return;
     const join = beatJoinCost(grid, v, w);

@@ -25,6 +25,16 @@ function shiftToPhase(offset: number, phase: number): number {
   return shift > MPEG1_FRAME_SAMPLES / 2 ? shift - MPEG1_FRAME_SAMPLES : shift;
 }
 
+/**
+ * How far (seconds) alignToFrames moves the source of a part that plays `offsetSeconds` ahead of
+ * the clip (source time - clip time), beside an anchor part `anchorOffsetSeconds` ahead, in a plan
+ * of `sampleRate` samples a second: where the part's end is heard, when it ends the clip.
+ */
+export function frameShiftSeconds(offsetSeconds: number, anchorOffsetSeconds: number, sampleRate: number): number {
+  const phase = mod(Math.round(anchorOffsetSeconds * sampleRate), MPEG1_FRAME_SAMPLES);
+  return shiftToPhase(Math.round(offsetSeconds * sampleRate), phase) / sampleRate;
+}
+
 /** The parts with every offset on the anchor's frame phase; the clip's length is unchanged. */
 export function alignToFrames<T extends Placed>(parts: T[], anchor: number, samples: number): T[] {
   if (parts.length < 2) return parts;

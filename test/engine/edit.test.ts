@@ -216,6 +216,35 @@ test('a peak on the pickup beat before the first bar line (a song that opens on 
   }
 });
 
+test('an excerpt that stops abruptly: an edit that ends on a beat or bar line ends there as its parts are placed on the MP3 frame grid, not up to half a frame off', () => {
+  // With no decaying ending to end in, most edits end on a beat. The part after a join moves onto
+  // the anchor's frame phase (frame-align.ts), moving the clip's end with it; the ending is chosen
+  // where it is heard after that move.
+  const song = songs[0];
+  const pcm = { ...song.pcm, channels: song.pcm.channels.map((channel) => channel.slice(0, Math.round(100.3 * PLAN_SAMPLE_RATE))) };
+  const analysis = analysePcm(pcm);
+  const grid = planGrid(analysis);
+  let onBeats = 0;
+  for (const duration of [20, 30, 45, 60]) {
+    for (let hit = 1; hit < duration - 1; hit = Math.round((hit + 0.73) * 100) / 100) {
+      let plan;
+      try {
+        plan = planClip(analysis, { mode: 'edit', durationSeconds: duration, hitPointSeconds: hit }, grid);
+      } catch {
+        continue; // an H the excerpt cannot meet
+      }
+      if (plan.ending !== 'beat' && plan.ending !== 'bar_line') continue;
+      onBeats++;
+      const last = plan.parts[plan.parts.length - 1];
+      const end = seconds(last.sourceStart + last.length);
+      const beat = grid.beats[nearestIndex(grid.beats, end)];
+      // A millisecond for the rounding of parts to whole samples.
+      assert.ok(Math.abs(end - beat) <= ON_BAR_SECONDS + 0.001, `D=${duration} H=${hit}: ends at ${end.toFixed(3)} s, ${((end - beat) * 1000).toFixed(1)} ms from the beat at ${beat.toFixed(3)}`);
+    }
+  }
+  assert.ok(onBeats >= 20, `${onBeats} edits end on a beat or bar line`);
+});
+
 test('a 60 s track with its climax 24 s in, the whole of it as an edit and a late H: made, not refused, and honest about what plays at H', async () => {
   // Song 0's 60 s around its climax: for H = 58 no run of other bars fills the 34 s before the
   // climax's bar without playing it, so an entrance is placed at H instead, and the plan says so.
