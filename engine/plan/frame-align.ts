@@ -31,8 +31,10 @@ function shiftToPhase(offset: number, phase: number): number {
  * of `sampleRate` samples a second: where the part's end is heard, when it ends the clip.
  */
 export function frameShiftSeconds(offsetSeconds: number, anchorOffsetSeconds: number, sampleRate: number): number {
-  const phase = mod(Math.round(anchorOffsetSeconds * sampleRate), MPEG1_FRAME_SAMPLES);
-  return shiftToPhase(Math.round(offsetSeconds * sampleRate), phase) / sampleRate;
+  // shiftToPhase in seconds, without rounding to samples first: the plan's own rounding is a sample.
+  const frameSeconds = MPEG1_FRAME_SAMPLES / sampleRate;
+  const apart = anchorOffsetSeconds - offsetSeconds;
+  return apart - frameSeconds * Math.round(apart / frameSeconds);
 }
 
 /** The parts with every offset on the anchor's frame phase; the clip's length is unchanged. */
