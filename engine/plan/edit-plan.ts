@@ -177,12 +177,13 @@ function anchors(grid: PlanGrid): { seconds: number; kind: HitAnchor }[] {
 
 /**
  * The stretches an edit with its anchor at H may be played at: none; each that lets the track
- * itself, played on from the anchor, end on a beat at D; and each that makes the D - H seconds
- * after H a whole number of the track's beats, so an ending joined on the beat can end on one too
- * (each at most MAX_STRETCH either way).
+ * itself, played on from the anchor, end on a beat at D; each that makes the D - H seconds after
+ * H a whole number of the track's beats, so an ending joined on the beat can end on one too (each
+ * at most MAX_STRETCH either way); and MAX_STRETCH either way, which ends within ON_LINE_SECONDS
+ * of a beat that lies just beyond it.
  */
 function stretches(grid: PlanGrid, anchor: number, after: number): number[] {
-  const out = [1];
+  const out = [1, 1 + MAX_STRETCH, 1 - MAX_STRETCH];
   for (let b = firstAtOrAfter(grid.beats, anchor + after / (1 + MAX_STRETCH)); b < grid.beats.length && grid.beats[b] - anchor <= after / (1 - MAX_STRETCH); b++) {
     out.push(after / (grid.beats[b] - anchor));
   }
