@@ -14,35 +14,32 @@ interface Placed {
   length: number;
 }
 
-/** `a` modulo `b`, in [0, b) for negative `a` too. */
-export function mod(a: number, b: number): number {
-  return ((a % b) + b) % b;
+/** `apart` less the nearest whole number of frames of `frame` length: in [-frame/2, frame/2]. */
+function offFrames(apart: number, frame: number): number {
+  return apart - frame * Math.round(apart / frame);
 }
 
-/** The shift in (-half frame, +half frame] that brings `offset` to `phase` modulo a frame. */
-function shiftToPhase(offset: number, phase: number): number {
-  const shift = mod(phase - offset, MPEG1_FRAME_SAMPLES);
-  return shift > MPEG1_FRAME_SAMPLES / 2 ? shift - MPEG1_FRAME_SAMPLES : shift;
+/** The shift in (-half frame, +half frame] that brings `offset` to `anchorOffset` modulo a frame (samples). */
+function shiftToPhase(offset: number, anchorOffset: number): number {
+  const shift = offFrames(anchorOffset - offset, MPEG1_FRAME_SAMPLES);
+  return shift === -MPEG1_FRAME_SAMPLES / 2 ? -shift : shift;
 }
 
 /**
  * How far (seconds) alignToFrames moves the source of a part that plays `offsetSeconds` ahead of
  * the clip (source time - clip time), beside an anchor part `anchorOffsetSeconds` ahead, in a plan
- * of `sampleRate` samples a second: where the part's end is heard, when it ends the clip.
+ * of `sampleRate` samples a second: where the part's end is heard, when it ends the clip. Not
+ * rounded to samples first: the plan's own rounding is a sample.
  */
 export function frameShiftSeconds(offsetSeconds: number, anchorOffsetSeconds: number, sampleRate: number): number {
-  // shiftToPhase in seconds, without rounding to samples first: the plan's own rounding is a sample.
-  const frameSeconds = MPEG1_FRAME_SAMPLES / sampleRate;
-  const apart = anchorOffsetSeconds - offsetSeconds;
-  return apart - frameSeconds * Math.round(apart / frameSeconds);
+  return offFrames(anchorOffsetSeconds - offsetSeconds, MPEG1_FRAME_SAMPLES / sampleRate);
 }
 
 /** The parts with every offset on the anchor's frame phase; the clip's length is unchanged. */
 export function alignToFrames<T extends Placed>(parts: T[], anchor: number, samples: number): T[] {
   if (parts.length < 2) return parts;
   const offsets = parts.map((p) => p.sourceStart - p.clipStart);
-  const phase = mod(offsets[anchor], MPEG1_FRAME_SAMPLES);
-  const shifts = offsets.map((offset) => shiftToPhase(offset, phase));
+  const shifts = offsets.map((offset) => shiftToPhase(offset, offsets[anchor]));
   // A join moves by minus the mean of its two parts' shifts: both sides then miss their bar line
   // by half the difference of the shifts, in opposite directions.
   const clipStarts = parts.map((p, i) => (i === 0 ? 0 : p.clipStart - Math.round((shifts[i - 1] + shifts[i]) / 2)));

@@ -172,7 +172,6 @@ function meanRms(rmsSum: Float64Array, frameRate: number, from: number, to: numb
   return b > a ? (rmsSum[b] - rmsSum[a]) / (b - a) : 0;
 }
 
-/** Index of the bar that contains time t (-1 before the first downbeat). */
 /**
  * Beat `i`'s place in its bar (0 on the bar line). A beat before the first bar line is a pickup: it
  * takes the place it would have at the end of a bar as long as the first, counted back from that line.
@@ -185,6 +184,7 @@ export function placeInBar(grid: PlanGrid, i: number): number {
   return (((i - first) % perBar) + perBar) % perBar;
 }
 
+/** Index of the bar that contains time t (-1 before the first downbeat). */
 export function barAt(grid: PlanGrid, t: number): number {
   let lo = 0, hi = grid.bars - 1, found = -1;
   while (lo <= hi) {
