@@ -166,8 +166,9 @@ function accompaniment(groove: Groove, bpm: number, random: Random, rhythm: Harm
 
 /**
  * `count` songs drawn by `seed`: a groove, a beat tempo in its range (log-uniform), chords, and
- * their harmonic rhythm. The rhythm is drawn from a stream of its own, so the songs that change
- * chords once a bar are the ones the same seed drew before rhythms were drawn.
+ * their harmonic rhythm. The rhythm is drawn from a stream of its own, so each song's groove, tempo
+ * and chords do not depend on the rhythms drawn (a song that changes chords once a bar keeps its
+ * cached render whatever the others draw).
  */
 export function* accompaniments(count: number, seed: number): Generator<Accompaniment> {
   if (!soundFontPresent()) return;
