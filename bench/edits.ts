@@ -1,6 +1,7 @@
 // Edits and loops judged against true beats: rendered demo songs 6-15 (their beats and bars are
-// known by design), tracker modules (tecnoballz-data: the score gives every beat and bar) and the
-// rock and metal songs of Frets on Fire (their charts give every beat). Per set: the seams of
+// known by design), tracker modules (tecnoballz-data: the score gives every beat and bar), the
+// rock and metal songs of Frets on Fire (their charts give every beat), and songs written as MIDI
+// scores (openttd-openmsx, held out, and planetblupi-music-midi; scored-midi.ts). Per set: the seams of
 // edits on a true beat at both sides, loop wraps on a true beat, endings on a true beat or with the
 // track, the track's peak within 25 ms of H, exact length, and the beat grid's beat and downbeat
 // F-measure (+-70 ms). Each edit has a random D in {20, 30, 45, 60} s and H in [1, D - 1]. Loop
@@ -230,10 +231,18 @@ async function charted(random: () => number): Promise<string> {
 }
 
 const scored = (random: () => number) =>
-  scoredPieces(scoredSongs(), random, 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores: none installed (openttd-openmsx, fluidsynth, fluid-soundfont-gm, ffmpeg)');
+  scoredPieces(scoredSongs('openmsx'), random, 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores: none installed (openttd-openmsx, fluidsynth, fluid-soundfont-gm, ffmpeg)');
+
+const blupi = (random: () => number) =>
+  scoredPieces(
+    scoredSongs('planetblupi'),
+    random,
+    "Planet Blupi's MIDI scores (not held out: their recordings were among the soundtracks the tempo rules were set on; true beats and bars from their scores)",
+    "Planet Blupi's MIDI scores: none installed (planetblupi-music-midi, fluidsynth, fluid-soundfont-gm, ffmpeg)",
+  );
 
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
-const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored };
+const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, blupi };
 
 /** `npm run bench -- edits`: every annotated set installed, or those EDITS_SETS names (comma-separated). */
 export async function benchEdits(): Promise<string> {

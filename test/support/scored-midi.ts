@@ -1,7 +1,9 @@
-// Songs written as scores: the MIDI files of Debian's openttd-openmsx, rendered by FluidSynth with
-// the FluidR3 General MIDI sound font (fluidsynth, fluid-soundfont-gm). The score gives every beat
-// and bar line: its tempo map times each tick, its time signatures say what a beat and a bar are.
-// Held out: no rule of the analysis or the planner was set on these songs.
+// Songs written as scores, rendered by FluidSynth with the FluidR3 General MIDI sound font
+// (fluidsynth, fluid-soundfont-gm). The score gives every beat and bar line: its tempo map times
+// each tick, its time signatures say what a beat and a bar are. Two Debian packages hold such
+// songs (SCORE_SETS): openttd-openmsx's are held out (no rule of the analysis or the planner was
+// set on them); planetblupi-music-midi's are the scores of recordings (planetblupi-music-ogg)
+// among the soundtracks the tempo rules were set on, so they are not held out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,22 +14,30 @@ import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
 import { secondsAtTick, tempoMap, timedEvents } from './midi-time.ts';
 import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
-const SCORE_DIR = '/usr/share/games/openttd/baseset/openmsx';
+/** The folders of scored songs, by set. */
+export const SCORE_SETS = {
+  openmsx: '/usr/share/games/openttd/baseset/openmsx',
+  planetblupi: '/usr/share/planetblupi/music',
+} as const;
+export type ScoreSet = keyof typeof SCORE_SETS;
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-scored-midi');
 /** The longest excerpt's PCM with room to spare. */
 const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (EXCERPT_SECONDS + 5);
 /** A bar of 6/8, 9/8 or 12/8 is felt in dotted beats: three of its eighths make one beat. */
 const COMPOUND_GROUP = 3;
+/** A note within this share of a quarter from the eighth-note grid is played on that grid (sixteenths and triplets lie farther). */
+const ON_GRID_QUARTERS = 1 / 8;
 
 export interface ScoreBeats {
   beatSeconds: number[];
   barSeconds: number[];
 }
 
-/** The installed scores, sorted; none without openttd-openmsx. */
-export function scoredMidiFiles(): string[] {
-  if (!fs.existsSync(SCORE_DIR)) return [];
-  return fs.readdirSync(SCORE_DIR).filter((name) => name.endsWith('.mid')).sort().map((name) => path.join(SCORE_DIR, name));
+/** The installed scores of a set, sorted; none without its package. */
+export function scoredMidiFiles(set: ScoreSet): string[] {
+  const dir = SCORE_SETS[set];
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((name) => name.endsWith('.mid')).sort().map((name) => path.join(dir, name));
 }
 
 /** A time signature as beats: the ticks of one beat and the beats of one bar. */
@@ -60,8 +70,28 @@ function noteSpan(midi: MidiData): [number, number] {
 }
 
 /**
+ * How many ticks after its notated grid the score plays its notes: the median offset from the
+ * nearest eighth-note tick of the notes played on that grid (within ON_GRID_QUARTERS of it). Most
+ * scores play on their grid (0); some are sequenced a constant offset after it (Planet Blupi's
+ * later songs: 20 ticks of 192, a tenth of a beat), and a performed one plays around it. The beat
+ * is heard where the notes sound, so the score's beats are placed there.
+ */
+function notesAfterGridTicks(midi: MidiData, ticksPerQuarter: number): number {
+  const eighth = ticksPerQuarter / 2;
+  const offsets: number[] = [];
+  for (const { tick, event } of timedEvents(midi)) {
+    if (event.type !== 'noteOn' || event.velocity === 0) continue;
+    const offset = tick - Math.round(tick / eighth) * eighth;
+    if (Math.abs(offset) <= ON_GRID_QUARTERS * ticksPerQuarter) offsets.push(offset);
+  }
+  offsets.sort((a, b) => a - b);
+  return offsets[offsets.length >> 1] ?? 0;
+}
+
+/**
  * The score's beats and bar lines (seconds) from its first note to its last, and within
- * `limitSeconds`; undefined for a score timed in SMPTE frames. A new time signature starts a bar.
+ * `limitSeconds`, where its notes sound (notesAfterGridTicks); undefined for a score timed in SMPTE
+ * frames. A new time signature starts a bar.
  */
 export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | undefined {
   const midi = parseMidi(fs.readFileSync(file));
@@ -69,6 +99,7 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
   if (!tempo) return undefined;
   const signatures = timeSignatures(midi);
   const [firstNote, lastNote] = noteSpan(midi);
+  const played = notesAfterGridTicks(midi, tempo.ticksPerBeat);
   const beatSeconds: number[] = [];
   const barSeconds: number[] = [];
   let signature = 0;
@@ -81,7 +112,7 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
       tick = signatures[signature].tick;
       beatInBar = 0;
     }
-    const seconds = secondsAtTick(tempo, tick);
+    const seconds = secondsAtTick(tempo, tick + played);
     if (seconds > limitSeconds) break;
     if (tick + beat.ticks > firstNote) {
       beatSeconds.push(seconds);
@@ -102,9 +133,9 @@ export function renderScore(file: string): Pcm | undefined {
   return ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
 }
 
-/** The installed scores with their beats and rendered PCM, one at a time. */
-export function* scoredSongs(): Generator<{ file: string; truth: ScoreBeats; pcm: Pcm }> {
-  for (const file of scoredMidiFiles()) {
+/** A set's installed scores with their beats and rendered PCM, one at a time. */
+export function* scoredSongs(set: ScoreSet): Generator<{ file: string; truth: ScoreBeats; pcm: Pcm }> {
+  for (const file of scoredMidiFiles(set)) {
     const truth = scoreBeats(file, EXCERPT_SECONDS);
     const pcm = truth && renderScore(file);
     if (truth && pcm) yield { file, truth, pcm };
