@@ -1,7 +1,8 @@
 // Edits and loops judged against true beats: rendered demo songs 6-15 (their beats and bars are
 // known by design), tracker modules (tecnoballz-data: the score gives every beat and bar), the
 // rock and metal songs of Frets on Fire (their charts give every beat), and songs written as MIDI
-// scores (openttd-openmsx, held out, and planetblupi-music-midi; scored-midi.ts). Per set: the seams of
+// scores (openttd-openmsx, held out; planetblupi-music-midi; Freedoom's level music, a tuning set;
+// scored-midi.ts). Per set: the seams of
 // edits on a true beat at both sides, loop wraps on a true beat, endings on a true beat or with the
 // track, the track's peak within 25 ms of H, exact length, and the beat grid's beat and downbeat
 // F-measure (+-70 ms). Each edit has a random D in {20, 30, 45, 60} s and H in [1, D - 1]. Loop
@@ -242,7 +243,15 @@ const blupi = (random: () => number) =>
   );
 
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
-const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, blupi };
+const freedoom = (random: () => number) =>
+  scoredPieces(
+    scoredSongs('freedoom'),
+    random,
+    "Freedoom's level music (a tuning set: rules of the analysis may be set on it; true beats and bars from its MIDI scores)",
+    "Freedoom's level music: none installed (freedoom, fluidsynth, fluid-soundfont-gm, ffmpeg)",
+  );
+
+const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, blupi, freedoom };
 
 /** `npm run bench -- edits`: every annotated set installed, or those EDITS_SETS names (comma-separated). */
 export async function benchEdits(): Promise<string> {

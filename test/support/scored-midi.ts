@@ -1,9 +1,11 @@
 // Songs written as scores, rendered by FluidSynth with the FluidR3 General MIDI sound font
 // (fluidsynth, fluid-soundfont-gm). The score gives every beat and bar line: its tempo map times
 // each tick, its time signatures say what a beat and a bar are. Two Debian packages hold such
-// songs (SCORE_SETS): openttd-openmsx's are held out (no rule of the analysis or the planner was
-// set on them); planetblupi-music-midi's are the scores of recordings (planetblupi-music-ogg)
-// among the soundtracks the tempo rules were set on, so they are not held out.
+// songs as files (SCORE_SETS): openttd-openmsx's are held out (no rule of the analysis or the
+// planner was set on them); planetblupi-music-midi's are the scores of recordings
+// (planetblupi-music-ogg) among the soundtracks the tempo rules were set on, so they are not held
+// out. Freedoom's level music (the freedoom package's WADs, wad-music.ts) is a tuning set: rock,
+// metal and electronic game music with drum kits, in 3/4 to 7/4, from 66 to 186 BPM.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +13,8 @@ import crypto from 'node:crypto';
 import { parseMidi, type MidiData } from 'midi-file';
 import type { Pcm } from '../../engine/mp3/decode.ts';
 import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
-import { secondsAtTick, tempoMap, timedEvents } from './midi-time.ts';
+import { secondsAtTick, tempoMap, timedEvents, type TempoMap } from './midi-time.ts';
+import { wadTunes } from './wad-music.ts';
 import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 /** The folders of scored songs, by set. */
@@ -19,12 +22,21 @@ export const SCORE_SETS = {
   openmsx: '/usr/share/games/openttd/baseset/openmsx',
   planetblupi: '/usr/share/planetblupi/music',
 } as const;
-export type ScoreSet = keyof typeof SCORE_SETS;
+/** Freedoom's WADs: their level music, written out as MIDI files. */
+const FREEDOOM_WADS = ['/usr/share/games/doom/freedoom1.wad', '/usr/share/games/doom/freedoom2.wad'];
+export type ScoreSet = keyof typeof SCORE_SETS | 'freedoom';
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-scored-midi');
 /** The longest excerpt's PCM with room to spare. */
 const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (EXCERPT_SECONDS + 5);
 /** A bar of 6/8, 9/8 or 12/8 is felt in dotted beats: three of its eighths make one beat. */
 const COMPOUND_GROUP = 3;
+/**
+ * Doom's MUS format counts 140 ticks a second; a tune converted from it to MIDI keeps that clock
+ * (89 ticks a quarter at 95 BPM, say), so its ticks are time, not beats.
+ */
+const MUS_TICKS_PER_SECOND = 140;
+/** A MIDI clock this close to MUS_TICKS_PER_SECOND (a share of it) is the MUS clock. */
+const MUS_CLOCK_TOLERANCE = 0.02;
 /** A note within this share of a quarter from the eighth-note grid is played on that grid (sixteenths and triplets lie farther). */
 const ON_GRID_QUARTERS = 1 / 8;
 
@@ -35,9 +47,24 @@ export interface ScoreBeats {
 
 /** The installed scores of a set, sorted; none without its package. */
 export function scoredMidiFiles(set: ScoreSet): string[] {
-  const dir = SCORE_SETS[set];
-  if (!fs.existsSync(dir)) return [];
+  const dir = set === 'freedoom' ? freedoomTunesDir() : SCORE_SETS[set];
+  if (!dir || !fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).filter((name) => name.endsWith('.mid')).sort().map((name) => path.join(dir, name));
+}
+
+/** Freedoom's tunes written out once as MIDI files in the temp directory (WAD and lump in the name); undefined without freedoom. */
+function freedoomTunesDir(): string | undefined {
+  const wads = FREEDOOM_WADS.filter((wad) => fs.existsSync(wad));
+  if (wads.length === 0) return undefined;
+  const dir = path.join(CACHE_DIR, 'freedoom');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const wad of wads) {
+    for (const { name, midi } of wadTunes(wad)) {
+      const file = path.join(dir, `${path.basename(wad, '.wad')}-${name}.mid`);
+      if (!fs.existsSync(file)) fs.writeFileSync(file, midi);
+    }
+  }
+  return dir;
 }
 
 /** A time signature as beats: the ticks of one beat and the beats of one bar. */
@@ -69,6 +96,13 @@ function noteSpan(midi: MidiData): [number, number] {
   return [first, last];
 }
 
+/** Whether the score keeps the MUS clock throughout: one tempo whose ticks come MUS_TICKS_PER_SECOND a second. */
+function musClock({ ticksPerBeat, changes }: TempoMap): boolean {
+  if (changes.some((change) => change.microsecondsPerBeat !== changes[0].microsecondsPerBeat)) return false;
+  const ticksPerSecond = ticksPerBeat / (changes[0].microsecondsPerBeat / 1e6);
+  return Math.abs(ticksPerSecond / MUS_TICKS_PER_SECOND - 1) < MUS_CLOCK_TOLERANCE;
+}
+
 /**
  * How many ticks after its notated grid the score plays its notes: the median offset from the
  * nearest eighth-note tick of the notes played on that grid (within ON_GRID_QUARTERS of it). Most
@@ -91,12 +125,12 @@ function notesAfterGridTicks(midi: MidiData, ticksPerQuarter: number): number {
 /**
  * The score's beats and bar lines (seconds) from its first note to its last, and within
  * `limitSeconds`, where its notes sound (notesAfterGridTicks); undefined for a score timed in SMPTE
- * frames. A new time signature starts a bar.
+ * frames or by the MUS clock (its ticks are not beats). A new time signature starts a bar.
  */
 export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | undefined {
   const midi = parseMidi(fs.readFileSync(file));
   const tempo = tempoMap(midi);
-  if (!tempo) return undefined;
+  if (!tempo || musClock(tempo)) return undefined;
   const signatures = timeSignatures(midi);
   const [firstNote, lastNote] = noteSpan(midi);
   const played = notesAfterGridTicks(midi, tempo.ticksPerBeat);
