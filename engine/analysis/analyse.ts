@@ -48,10 +48,10 @@ export interface Analysis {
   barFeatures: Float32Array;
   /**
    * The beats on one grid through the piece (beat-phase.ts), seconds: where the tracker slid half a
-   * beat into a passage's louder off-beats, these stay on the beat. With the bars, their features and
-   * the sections on them (gridBar...), all four empty when the tracker's beats are on one grid
-   * already (no slide, or fewer than MIN_BEATS). Edits are planned on this grid when there is one
-   * (plan/grid.ts).
+   * beat into a passage's louder off-beats, these stay on the beat, and a piece tracked on the
+   * off-beat throughout is moved onto the beat its chords change on. With the bars, their features
+   * and the sections on them (gridBar...), all four empty when the tracker's beats stand as they
+   * are. Edits are planned on this grid when there is one (plan/grid.ts).
    */
   gridBeatTimesSeconds: Float32Array;
   gridBarTimesSeconds: Float32Array;

@@ -13,6 +13,12 @@
 // onsets are strongest (on the beat, unless the groove pushes the "and"). The beats of a slide itself are spaced evenly between the grid before
 // it and after it.
 //
+// A piece tracked on the off-beat from start to end has no slide to find. Its onsets cannot say
+// which phase is the beat, since the tracker followed them there, so only the chords can move it:
+// it moves half a period when its chords change clearly more on its off-beats than on its beats
+// (WHOLE_PIECE_HARMONY_MARGIN). Scored game music shows it, a drum kit's snare and hi-hat
+// louder on every "and" than the kick on the beat.
+//
 // A piece whose score does shift its grid (a tracker module's pattern delay, a fermata) is moved
 // onto the wrong phase after the shift. The trade is measured on music whose true beats are known
 // (tracker modules and Frets on Fire songs): `npm test -- beat-phase tracker-modules` checks the
@@ -30,6 +36,19 @@ const MAX_SLIDE_BEATS = 20;
  * tracked.
  */
 const MIN_BEATS = 256;
+/**
+ * A piece tracked on one phase throughout has at least this many beats (32 bars of 4) before its
+ * chords may move it: fewer give too few chord changes to tell the beat from the "and".
+ */
+const MIN_WHOLE_PIECE_BEATS = 128;
+/**
+ * A piece tracked on one phase throughout moves onto the other when its harmony changes this much
+ * more there (contrast, -1..1). Set on the tuning sets, Freedoom's level music and Planet Blupi's
+ * scores (`EDITS_SETS=freedoom,blupi npm run bench -- edits`): their pieces tracked on the beat
+ * reach 0.13 at most (one 0.20), and those on the "and" 0.02 to 0.45. From 0.1 to 0.2 the sets'
+ * beat F is above what it is without the move.
+ */
+const WHOLE_PIECE_HARMONY_MARGIN = 0.15;
 /** Frames either side of a moved beat's new place where it may go to the strongest onset. */
 const SNAP_FRAMES = 1;
 
@@ -161,11 +180,23 @@ function regridded(beats: Int32Array, labels: Int8Array, keep: number, onset: Fl
   return Int32Array.from(placed);
 }
 
-/** `beats` (frames, ascending) on one grid: the passages a half-beat slide led off it moved back. Returned as given when there is no slide. */
+/**
+ * The phase a piece tracked on one phase throughout is on: 1 (the "and") only when its chords
+ * change more there than on its beats by WHOLE_PIECE_HARMONY_MARGIN.
+ */
+function wholePiecePhase(beats: Int32Array, labels: Int8Array, changeAt: ((frame: number) => number) | undefined, periodFrames: number): 0 | 1 {
+  if (!changeAt || beats.length < MIN_WHOLE_PIECE_BEATS) return 0;
+  return contrast(phaseChanges(beats, labels, changeAt, periodFrames)) > WHOLE_PIECE_HARMONY_MARGIN ? 1 : 0;
+}
+
+/**
+ * `beats` (frames, ascending) on one grid: the passages a half-beat slide led off it moved back,
+ * or a piece tracked on the off-beat throughout moved onto its chords' beat. Returned as given
+ * when neither moves.
+ */
 export function onOneGrid(beats: Int32Array, onset: Float32Array, periodFrames: number, changeAt?: (frame: number) => number): Int32Array {
-  if (beats.length < MIN_BEATS) return beats;
-  const slides = halfBeatSlides(beats, periodFrames);
-  if (slides.length === 0) return beats;
+  const slides = beats.length < MIN_BEATS ? [] : halfBeatSlides(beats, periodFrames);
   const labels = phaseLabels(beats.length, slides);
-  return regridded(beats, labels, beatPhase(beats, labels, onset, changeAt, periodFrames), onset, periodFrames);
+  const keep = slides.length > 0 ? beatPhase(beats, labels, onset, changeAt, periodFrames) : wholePiecePhase(beats, labels, changeAt, periodFrames);
+  return slides.length === 0 && keep === 0 ? beats : regridded(beats, labels, keep, onset, periodFrames);
 }

@@ -72,6 +72,27 @@ test('off-beats louder than the beats through most of the piece, chords changing
   assert.ok(Array.from(byOnsets).filter((f) => offGrid(f) > 1).length > beats.length / 2, 'by the onsets alone most beats are on the off-beat');
 });
 
+test('a piece tracked on the "and" from start to end, its chords changing on the beat, moves onto the chords\' beat; without such chords, or in a short piece, it stays', () => {
+  // A drum kit's snare and hi-hat on every "and", louder than the kick on the beat, throughout.
+  const onset = new Float32Array(FIRST + BEATS * PERIOD);
+  for (let k = 0; k < BEATS; k++) {
+    onset[FIRST + k * PERIOD] = 0.5;
+    onset[FIRST + k * PERIOD + PERIOD / 2] = 1;
+  }
+  const tracked = beatFrames(onset, PERIOD);
+  assert.ok(Array.from(tracked).every((f) => offGrid(f) >= PERIOD / 2 - 1), 'tracked, every beat is on the "and"');
+  // The chords change on the bar's 1 and 3, never on the "and".
+  const chordsOnBeat = (frame: number) => (offGrid(frame) <= 1 && Math.round((frame - FIRST) / PERIOD) % 2 === 0 ? 1 : 0.1);
+  const moved = onOneGrid(tracked, onset, PERIOD, chordsOnBeat);
+  assert.ok(Math.abs(moved.length - tracked.length) <= 1, `${moved.length} beats for ${tracked.length}`);
+  assert.deepEqual(Array.from(moved).filter((f) => offGrid(f) > 1), [], 'beats more than a frame off the chords\' grid');
+  // Chords changing as much on the "and" as on the beat say nothing: the piece stays as tracked.
+  assert.equal(onOneGrid(tracked, onset, PERIOD, () => 0.5), tracked);
+  // Nor does a short piece move: 100 beats give too few chord changes to overrule the tracking.
+  const short = tracked.subarray(0, 100);
+  assert.equal(onOneGrid(short, onset, PERIOD, chordsOnBeat), short);
+});
+
 /** Beats from FIRST with these gaps (frames). */
 function withGaps(gaps: number[]): Int32Array {
   const beats = [FIRST];
