@@ -31,9 +31,9 @@ const HALF_PERIOD_TOLERANCE = 0.16;
 /** A slide spans at most this many beats (they took 8-13 on the chart songs). */
 const MAX_SLIDE_BEATS = 20;
 /**
- * Pieces with fewer beats (64 bars of 4) are left as tracked: over a short piece or an excerpt the
- * votes for a phase come from a passage or two, too few to overrule how the passage itself was
- * tracked.
+ * Slides are looked for only in pieces of at least this many beats (64 bars of 4): over a short
+ * piece or an excerpt the votes for a phase come from a passage or two, too few to overrule how the
+ * passage itself was tracked.
  */
 const MIN_BEATS = 256;
 /**

@@ -18,7 +18,7 @@ import { wadTunes } from './wad-music.ts';
 import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 /** The folders of scored songs, by set. */
-export const SCORE_SETS = {
+const SCORE_SETS = {
   openmsx: '/usr/share/games/openttd/baseset/openmsx',
   planetblupi: '/usr/share/planetblupi/music',
 } as const;
