@@ -25,7 +25,7 @@ import { planClip } from '../engine/plan/plan-clip.ts';
 import { benchMusic, decodePiece } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
 import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/chart-songs.ts';
-import { scoredSongs } from '../test/support/scored-midi.ts';
+import { type ScoreSet, scoredSongs } from '../test/support/scored-midi.ts';
 import { ON_BEAT_SECONDS, endsOnBeat, offBeatSeconds, seamSides } from '../test/support/edit-ending.ts';
 import { beatFMeasure, TRACKED_BEAT_F } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
@@ -231,26 +231,25 @@ async function charted(random: () => number): Promise<string> {
   return tally.tracks ? report(`rock and metal songs (${names.length}; true beats from their charts)`, tally) : 'rock and metal songs: none installed (fretsonfire-songs-muldjord, fretsonfire-songs-sectoid, ffmpeg)';
 }
 
-const scored = (random: () => number) =>
-  scoredPieces(scoredSongs('openmsx'), random, 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores: none installed (openttd-openmsx, fluidsynth, fluid-soundfont-gm, ffmpeg)');
+/** A set of scored songs (scored-midi.ts) as judged by scoredPieces; `packages` are what it needs besides FluidSynth, its sound font and ffmpeg. */
+const scoredSet = (set: ScoreSet, title: string, name: string, packages: string) => (random: () => number) =>
+  scoredPieces(scoredSongs(set), random, title, `${name}: none installed (${packages}, fluidsynth, fluid-soundfont-gm, ffmpeg)`);
 
-const blupi = (random: () => number) =>
-  scoredPieces(
-    scoredSongs('planetblupi'),
-    random,
-    "Planet Blupi's MIDI scores (not held out: their recordings were among the soundtracks the tempo rules were set on; true beats and bars from their scores)",
-    "Planet Blupi's MIDI scores: none installed (planetblupi-music-midi, fluidsynth, fluid-soundfont-gm, ffmpeg)",
-  );
+const scored = scoredSet('openmsx', 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores', 'openttd-openmsx');
+const blupi = scoredSet(
+  'planetblupi',
+  "Planet Blupi's MIDI scores (not held out: their recordings were among the soundtracks the tempo rules were set on; true beats and bars from their scores)",
+  "Planet Blupi's MIDI scores",
+  'planetblupi-music-midi',
+);
+const freedoom = scoredSet(
+  'freedoom',
+  "Freedoom's level music (a tuning set: rules of the analysis may be set on it; true beats and bars from its MIDI scores)",
+  "Freedoom's level music",
+  'freedoom',
+);
 
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
-const freedoom = (random: () => number) =>
-  scoredPieces(
-    scoredSongs('freedoom'),
-    random,
-    "Freedoom's level music (a tuning set: rules of the analysis may be set on it; true beats and bars from its MIDI scores)",
-    "Freedoom's level music: none installed (freedoom, fluidsynth, fluid-soundfont-gm, ffmpeg)",
-  );
-
 const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, blupi, freedoom };
 
 /** `npm run bench -- edits`: every annotated set installed, or those EDITS_SETS names (comma-separated). */

@@ -20,7 +20,7 @@ export interface WadTune {
 export function wadTunes(wadFile: string): WadTune[] {
   const wad = fs.readFileSync(wadFile);
   const kind = wad.toString('latin1', 0, 4);
-  if (kind !== 'IWAD' && kind !== 'PWAD') throw new Error(`${wadFile}: not a WAD (${JSON.stringify(kind)})`);
+  if (wad.length < HEADER_BYTES || (kind !== 'IWAD' && kind !== 'PWAD')) throw new Error(`${wadFile}: not a WAD (${JSON.stringify(kind)})`);
   const lumps = wad.readInt32LE(4);
   const directory = wad.readInt32LE(8);
   const tunes: WadTune[] = [];
