@@ -25,7 +25,7 @@ import { planClip } from '../engine/plan/plan-clip.ts';
 import { benchMusic, decodePiece } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
 import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/chart-songs.ts';
-import { type ScoreSet, scoredSongs } from '../test/support/scored-midi.ts';
+import { otherSoundFont, type ScoreSet, scoredSongs } from '../test/support/scored-midi.ts';
 import { ON_BEAT_SECONDS, endsOnBeat, offBeatSeconds, seamSides } from '../test/support/edit-ending.ts';
 import { beatFMeasure, TRACKED_BEAT_F } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
@@ -232,10 +232,17 @@ async function charted(random: () => number): Promise<string> {
 }
 
 /** A set of scored songs (scored-midi.ts) as judged by scoredPieces; `packages` are what it needs besides FluidSynth, its sound font and ffmpeg. */
-const scoredSet = (set: ScoreSet, title: string, name: string, packages: string) => (random: () => number) =>
-  scoredPieces(scoredSongs(set), random, title, `${name}: none installed (${packages}, fluidsynth, fluid-soundfont-gm, ffmpeg)`);
+const scoredSet = (set: ScoreSet, title: string, name: string, packages: string, soundFontOf?: (file: string) => string) => (random: () => number) =>
+  scoredPieces(scoredSongs(set, soundFontOf), random, title, `${name}: none installed (${packages}, fluidsynth, fluid-soundfont-gm, ffmpeg)`);
 
 const scored = scoredSet('openmsx', 'songs written as MIDI scores (held out; true beats and bars from their scores)', 'MIDI scores', 'openttd-openmsx');
+const scoredOtherFonts = scoredSet(
+  'openmsx',
+  "the same held-out MIDI scores, each rendered by one of four other General MIDI sound fonts (TimGM6mb, an OPL-3 FM chip's, csound's, MuseScore's), drawn by its name: how far the figures hold when the sound is not FluidR3's",
+  'MIDI scores in other sound fonts',
+  'openttd-openmsx, timgm6mb-soundfont, opl3-soundfont, csound-soundfont, musescore-general-soundfont-small',
+  otherSoundFont,
+);
 const blupi = scoredSet(
   'planetblupi',
   "Planet Blupi's MIDI scores (not held out: their recordings were among the soundtracks the tempo rules were set on; true beats and bars from their scores)",
@@ -250,7 +257,7 @@ const freedoom = scoredSet(
 );
 
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
-const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, blupi, freedoom };
+const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, 'scores-fonts': scoredOtherFonts, blupi, freedoom };
 
 /** `npm run bench -- edits`: every annotated set installed, or those EDITS_SETS names (comma-separated). */
 export async function benchEdits(): Promise<string> {

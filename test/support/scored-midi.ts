@@ -15,7 +15,7 @@ import type { Pcm } from '../../engine/mp3/decode.ts';
 import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
 import { secondsAtTick, tempoMap, timedEvents, type TempoMap } from './midi-time.ts';
 import { wadTunes } from './wad-music.ts';
-import { RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
+import { OTHER_SOUND_FONTS, RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 /** The folders of scored songs, by set. */
 const SCORE_SETS = {
@@ -158,20 +158,30 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
 }
 
 /** The score rendered by FluidSynth (cached per score in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools. */
-export function renderScore(file: string): Pcm | undefined {
-  if (!soundFontPresent()) return undefined;
+export function renderScore(file: string, soundFont?: string): Pcm | undefined {
+  if (!soundFontPresent() || (soundFont && !fs.existsSync(soundFont))) return undefined;
   const key = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
   fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const wav = path.join(CACHE_DIR, `${path.basename(file, '.mid')}-${key}.wav`);
-  if (!renderMidi(file, wav)) return undefined;
+  const font = soundFont ? `-${path.basename(soundFont).replace(/\.sf[23]$/, '')}` : '';
+  const wav = path.join(CACHE_DIR, `${path.basename(file, '.mid')}-${key}${font}.wav`);
+  if (!renderMidi(file, wav, soundFont)) return undefined;
   return ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
 }
 
-/** A set's installed scores with their beats and rendered PCM, one at a time. */
-export function* scoredSongs(set: ScoreSet): Generator<{ file: string; truth: ScoreBeats; pcm: Pcm }> {
+/** One of OTHER_SOUND_FONTS for `file`, drawn from its name: the same on every run and machine. */
+export function otherSoundFont(file: string): string {
+  const draw = crypto.createHash('sha256').update(path.basename(file)).digest().readUInt32LE(0);
+  return OTHER_SOUND_FONTS[draw % OTHER_SOUND_FONTS.length];
+}
+
+/**
+ * A set's installed scores with their beats and rendered PCM, one at a time: rendered with FluidR3,
+ * or with the sound font `soundFontOf` gives each (a score whose font is not installed is left out).
+ */
+export function* scoredSongs(set: ScoreSet, soundFontOf?: (file: string) => string): Generator<{ file: string; truth: ScoreBeats; pcm: Pcm }> {
   for (const file of scoredMidiFiles(set)) {
     const truth = scoreBeats(file, EXCERPT_SECONDS);
-    const pcm = truth && renderScore(file);
+    const pcm = truth && renderScore(file, soundFontOf?.(file));
     if (truth && pcm) yield { file, truth, pcm };
   }
 }
