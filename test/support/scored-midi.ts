@@ -157,7 +157,7 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
   return { beatSeconds, barSeconds };
 }
 
-/** The score rendered by FluidSynth (cached per score in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools. */
+/** The score rendered by FluidSynth with FluidR3, or `soundFont` where named (cached per score and font in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools or the font. */
 export function renderScore(file: string, soundFont?: string): Pcm | undefined {
   if (!soundFontPresent() || (soundFont && !fs.existsSync(soundFont))) return undefined;
   const key = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
