@@ -20,9 +20,9 @@ export const OTHER_SOUND_FONTS = [
 /** The renders' sample rate, Hz. */
 export const RENDER_SAMPLE_RATE = 44100;
 
-/** Whether the sound font is installed. */
-export function soundFontPresent(): boolean {
-  return fs.existsSync(SOUND_FONT);
+/** Whether `soundFont` (FluidR3 unless named) is installed. */
+export function soundFontPresent(soundFont = SOUND_FONT): boolean {
+  return fs.existsSync(soundFont);
 }
 
 /** `midiFile` rendered to `wav`, unless `wav` exists; written whole or not at all. False when FluidSynth fails or is absent. */

@@ -159,7 +159,7 @@ export function scoreBeats(file: string, limitSeconds: number): ScoreBeats | und
 
 /** The score rendered by FluidSynth with FluidR3, or `soundFont` where named (cached per score and font in the temp directory), its first EXCERPT_SECONDS as 44.1 kHz stereo float PCM; undefined without the tools or the font. */
 export function renderScore(file: string, soundFont?: string): Pcm | undefined {
-  if (!soundFontPresent() || (soundFont && !fs.existsSync(soundFont))) return undefined;
+  if (!soundFontPresent(soundFont)) return undefined;
   const key = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16);
   fs.mkdirSync(CACHE_DIR, { recursive: true });
   const font = soundFont ? `-${path.basename(soundFont).replace(/\.sf[23]$/, '')}` : '';
