@@ -26,6 +26,7 @@ import { benchMusic, decodePiece } from '../test/support/soundtracks.ts';
 import { trackerModules } from '../test/support/tracker-beats.ts';
 import { chartBeatsOnAudio, chartSongs, decodeChartSong } from '../test/support/chart-songs.ts';
 import { otherSoundFont, type ScoreSet, scoredSongs } from '../test/support/scored-midi.ts';
+import { lmmsSongs } from '../test/support/lmms-songs.ts';
 import { ON_BEAT_SECONDS, endsOnBeat, offBeatSeconds, seamSides } from '../test/support/edit-ending.ts';
 import { beatFMeasure, TRACKED_BEAT_F } from '../test/support/audio.ts';
 import { machineLine } from './machine.ts';
@@ -256,8 +257,16 @@ const freedoom = scoredSet(
   'freedoom',
 );
 
+const lmms = (random: () => number) =>
+  scoredPieces(
+    lmmsSongs(),
+    random,
+    "songs produced in LMMS (the projects lmms-common ships, rendered by LMMS; held out; true beats and bars from each project's tempo and time signature)",
+    'LMMS songs: none installed (lmms, ffmpeg)',
+  );
+
 /** The annotated sets, by the names EDITS_SETS picks them by. Each set has its own seeded draws, so picking some leaves their figures as they are. */
-const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, 'scores-fonts': scoredOtherFonts, blupi, freedoom };
+const SETS: Record<string, (random: () => number) => Promise<string>> = { demo: demoSongs, modules, charts: charted, scores: scored, 'scores-fonts': scoredOtherFonts, lmms, blupi, freedoom };
 
 /** `npm run bench -- edits`: every annotated set installed, or those EDITS_SETS names (comma-separated). */
 export async function benchEdits(): Promise<string> {
