@@ -1,8 +1,9 @@
 // Edits and loops judged against true beats: rendered demo songs 6-15 (their beats and bars are
 // known by design), tracker modules (tecnoballz-data: the score gives every beat and bar), the
-// rock and metal songs of Frets on Fire (their charts give every beat), and songs written as MIDI
-// scores (openttd-openmsx, held out; planetblupi-music-midi; Freedoom's level music, a tuning set;
-// scored-midi.ts). Per set: the seams of
+// rock and metal songs of Frets on Fire (their charts give every beat), songs written as MIDI
+// scores (openttd-openmsx, held out, in FluidR3 and in four other sound fonts;
+// planetblupi-music-midi; Freedoom's level music, a tuning set; scored-midi.ts), and songs produced
+// in LMMS (lmms, held out: the project gives tempo and meter; lmms-songs.ts). Per set: the seams of
 // edits on a true beat at both sides, loop wraps on a true beat, endings on a true beat or with the
 // track, the track's peak within 25 ms of H, exact length, and the beat grid's beat and downbeat
 // F-measure (+-70 ms). Each edit has a random D in {20, 30, 45, 60} s and H in [1, D - 1]. Loop
