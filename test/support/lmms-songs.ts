@@ -10,12 +10,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import type { Pcm } from '../../engine/mp3/decode.ts';
-import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
+import { decodePiece } from './soundtracks.ts';
+import type { ScoreBeats } from './scored-midi.ts';
 
 const PROJECT_DIRS = ['/usr/share/lmms/projects/demos', '/usr/share/lmms/projects/shorties'];
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-lmms-songs');
-const SAMPLE_RATE = 44100;
-const MAX_PCM_BYTES = 2 * 4 * SAMPLE_RATE * (EXCERPT_SECONDS + 5);
 /** Bars of this many quarter-note beats are what the analysis infers (meter.ts); a project written in another is left out. */
 const METERS_BEATS = [2, 3, 4, 5, 6, 7];
 /** A stretch of the render is audible where its level is within this many dB of its loudest block. */
@@ -33,7 +32,7 @@ export interface LmmsHeader {
 
 export interface LmmsSong {
   file: string;
-  truth: { beatSeconds: number[]; barSeconds: number[] };
+  truth: ScoreBeats;
   pcm: Pcm;
 }
 
@@ -54,7 +53,7 @@ export function lmmsHeader(xml: string): LmmsHeader | undefined {
 }
 
 /** The installed projects, sorted; none without lmms-common. */
-export function lmmsProjects(): string[] {
+function lmmsProjects(): string[] {
   return PROJECT_DIRS.filter((dir) => fs.existsSync(dir))
     .flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((name) => path.join(dir, name)))
     .filter((file) => /\.mmpz?$/.test(file))
@@ -91,7 +90,7 @@ export function audibleSpan(pcm: Pcm): [number, number] {
 }
 
 /** The beats and bar lines of a project of `header` where `span` (seconds) is audible. */
-export function lmmsBeats(header: LmmsHeader, span: [number, number]): { beatSeconds: number[]; barSeconds: number[] } {
+export function lmmsBeats(header: LmmsHeader, span: [number, number]): ScoreBeats {
   const beatSeconds: number[] = [];
   const barSeconds: number[] = [];
   for (let k = 0, t = 0; t <= span[1]; k++, t = (k * 60) / header.bpm) {
@@ -102,13 +101,13 @@ export function lmmsBeats(header: LmmsHeader, span: [number, number]): { beatSec
   return { beatSeconds, barSeconds };
 }
 
-/** The installed projects in a meter of METERS_BEATS, rendered, their first EXCERPT_SECONDS with their true beats, one at a time. */
+/** The installed projects in a meter of METERS_BEATS, rendered, their first EXCERPT_SECONDS (decodePiece) with their true beats, one at a time. */
 export function* lmmsSongs(): Generator<LmmsSong> {
   for (const file of lmmsProjects()) {
     const header = lmmsHeader(projectXml(file));
     if (!header || !METERS_BEATS.includes(header.beatsPerBar)) continue;
     const wav = rendered(file);
-    const pcm = wav && ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
+    const pcm = wav && decodePiece(wav);
     if (pcm) yield { file, truth: lmmsBeats(header, audibleSpan(pcm)), pcm };
   }
 }

@@ -12,10 +12,10 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { parseMidi, type MidiData } from 'midi-file';
 import type { Pcm } from '../../engine/mp3/decode.ts';
-import { EXCERPT_SECONDS, ffmpegPcm } from './soundtracks.ts';
+import { decodePiece, EXCERPT_SECONDS } from './soundtracks.ts';
 import { secondsAtTick, tempoMap, timedEvents, type TempoMap } from './midi-time.ts';
 import { wadTunes } from './wad-music.ts';
-import { OTHER_SOUND_FONTS, RENDER_SAMPLE_RATE, renderMidi, soundFontPresent } from './fluidsynth.ts';
+import { OTHER_SOUND_FONTS, renderMidi, soundFontPresent } from './fluidsynth.ts';
 
 /** The folders of scored songs, by set. */
 const SCORE_SETS = {
@@ -26,8 +26,6 @@ const SCORE_SETS = {
 const FREEDOOM_WADS = ['/usr/share/games/doom/freedoom1.wad', '/usr/share/games/doom/freedoom2.wad'];
 export type ScoreSet = keyof typeof SCORE_SETS | 'freedoom';
 const CACHE_DIR = path.join(os.tmpdir(), 'mla-scored-midi');
-/** The longest excerpt's PCM with room to spare. */
-const MAX_PCM_BYTES = 2 * 4 * RENDER_SAMPLE_RATE * (EXCERPT_SECONDS + 5);
 /** A bar of 6/8, 9/8 or 12/8 is felt in dotted beats: three of its eighths make one beat. */
 const COMPOUND_GROUP = 3;
 /**
@@ -165,7 +163,7 @@ export function renderScore(file: string, soundFont?: string): Pcm | undefined {
   const font = soundFont ? `-${path.basename(soundFont).replace(/\.sf[23]$/, '')}` : '';
   const wav = path.join(CACHE_DIR, `${path.basename(file, '.mid')}-${key}${font}.wav`);
   if (!renderMidi(file, wav, soundFont)) return undefined;
-  return ffmpegPcm(['-i', wav, '-t', String(EXCERPT_SECONDS)], MAX_PCM_BYTES);
+  return decodePiece(wav);
 }
 
 /** One of OTHER_SOUND_FONTS for `file`, drawn from its name: the same on every run and machine. */
