@@ -2,4 +2,4 @@
 // in the bucket): bumped when the planner or the renderer makes other bytes or another plan for the
 // same request, so that no node serves a clip an older release made.
 
-export const CLIP_VERSION = 1;
+export const CLIP_VERSION = 2;

@@ -11,6 +11,8 @@ export const MIN_CLIP_SECONDS = 10;
 export const MAX_CLIP_SECONDS = 300;
 /** The spec's precision for the hit point: the peak lands within this many seconds of H. */
 export const HIT_POINT_TOLERANCE_SECONDS = 1;
+/** A boundary start is taken for a hit point only if the peak plays at least this long before the clip's end (its time, to the ms, inside the clip). */
+const PEAK_BEFORE_END_SECONDS = 0.001;
 
 export interface Segment {
   startSeconds: number;
@@ -132,7 +134,10 @@ export function selectSegment(analysis: Analysis, durationSeconds: number, hitPo
     }
     target = analysis.peakSeconds - hitPointSeconds;
     const tolerance = HIT_POINT_TOLERANCE_SECONDS * 0.9; // a margin under the promised 1 s
-    pool = pool.filter((c) => Math.abs(c.start - target!) <= tolerance);
+    // Near the hit point, and the peak inside the clip (H close to D: a boundary within the
+    // tolerance could start the clip after it, or end it just before the peak).
+    const peakInClip = (start: number) => analysis.peakSeconds - start >= 0 && analysis.peakSeconds - start <= duration - PEAK_BEFORE_END_SECONDS;
+    pool = pool.filter((c) => Math.abs(c.start - target!) <= tolerance && peakInClip(c.start));
     // Always possible: the exact start, clamped into the track.
     pool.push({ start: Math.min(latestStart, Math.max(0, target)), boundary: 0 });
   }

@@ -115,6 +115,17 @@ test('impossible requests are typed errors that state the feasible range', () =>
   assert.doesNotThrow(() => selectSegment(analysis, 120, 40));
 });
 
+test('a hit point just under the clip\'s length still puts the peak in the clip, within 1 s of it', () => {
+  for (const duration of [10, 20, 30]) {
+    for (const hit of [duration - 1e-5, duration - 5e-4, duration - 0.3]) {
+      const segment = selectSegment(analysis, duration, hit);
+      assert.notEqual(segment.hitPointSeconds, null, `D ${duration}, H ${hit}: the peak is in the clip`);
+      assert.ok(segment.hitPointSeconds! <= duration - 0.001 || Math.abs(segment.hitPointSeconds! - hit) < 1e-9, `D ${duration}, H ${hit}: at ${segment.hitPointSeconds}`);
+      assert.ok(Math.abs(segment.hitPointSeconds! - hit) <= 1, `D ${duration}, H ${hit}: at ${segment.hitPointSeconds}`);
+    }
+  }
+});
+
 test('splice: the middle is the source itself, the edges are re-encoded; full re-encode as the fallback', async () => {
   const source = await decodeMp3(track);
   for (const [duration, hit] of [[30, 10], [12, 4], [90, undefined]] as const) {
