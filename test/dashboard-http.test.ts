@@ -82,6 +82,18 @@ test('a key made in the dashboard works on the API until it is revoked there; CS
   assert.equal(noName.status, 400);
   assert.match((await noName.json()).message, /^name is required/);
 
+  // A NUL character (no field takes one, nor PostgreSQL text): a 400 naming the field, nothing made.
+  const nul = await client.call('POST', '/dashboard/api/keys', { name: 'My\u0000app' });
+  assert.equal(nul.status, 400);
+  assert.match((await nul.json()).message, /^name holds a NUL character/);
+  const nulEmail = await login(server.base, 'keys\u0000@example.com', TEST_PASSWORD);
+  assert.equal(nulEmail.status, 400);
+  assert.match((await nulEmail.json()).message, /^email holds a NUL character/);
+  const nulEndpoint = await client.call('GET', '/dashboard/api/usage?endpoint=%2Fsearch%00');
+  assert.equal(nulEndpoint.status, 400);
+  assert.match((await nulEndpoint.json()).message, /^endpoint must be an endpoint name/);
+  assert.equal((await client.json('GET', '/dashboard/api/keys')).keys.length, 0, 'refused calls changed nothing');
+
   const created = await client.json('POST', '/dashboard/api/keys', { name: 'My app' });
   assert.match(created.key, /^mla_[A-Za-z0-9_-]{43}$/);
   assert.equal((await me(created.key)).status, 200);

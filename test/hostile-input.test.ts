@@ -73,3 +73,23 @@ test('an unknown field with a huge name is named by a bounded preview', async ()
   const message = await assertRefused('/search', `{"query":"x",${JSON.stringify('f'.repeat(30_000))}:1}`, 'huge field name');
   assert.match(message, /unknown field "f+…" \(30000 characters\)/);
 });
+
+test('a NUL character in any string of a body, or bytes that are not UTF-8, are a 400 naming them and cost nothing', async () => {
+  const bodies: [string, string | Blob, RegExp][] = [
+    ['/search', '{"query":"calm\\u0000piano"}', /^query holds a NUL character/],
+    ['/search', '{"query":"calm","filters":{"moods":["Calm","\\u0000"]}}', /^filters\.moods\[1\] holds a NUL character/],
+    ['/search', '{"query":"calm","a\\u0000b":1}', /^the name of field "a\\u0000b" holds a NUL character/],
+    ['/clip-plan', '{"track_id":"trk_\\u0000","duration_seconds":10}', /^track_id holds a NUL character/],
+    ['/search', new Blob([new Uint8Array([...Buffer.from('{"query":"caf'), 0xe9, ...Buffer.from('"}')])]), /not valid UTF-8/],
+    ['/search', new Blob([new Uint8Array([0x7b, 0x22, 0x71, 0x75, 0x65, 0x72, 0x79, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])]), /not valid UTF-8/],
+  ];
+  const before = (await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining;
+  for (const [path, body, message] of bodies) {
+    const response = await fetch(`${server.base}${API}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    const json = await response.json();
+    assert.equal(response.status, 400, `${path} ${body}: ${JSON.stringify(json)}`);
+    assert.equal(json.code, 'invalid_parameters');
+    assert.match(json.message, message);
+  }
+  assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
+});

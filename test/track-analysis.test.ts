@@ -108,6 +108,10 @@ test('free: the balance is unchanged, and /usage shows the requests at 0 credits
   const again = await call(server.base, 'GET', analysisPath(track.id), key);
   assert.equal(first.status, 200);
   assert.deepEqual(again.body, first.body); // the cached reply
+  // The id percent-encoded, as some clients send path segments: the same track (not counted below).
+  const encoded = await call(server.base, 'GET', analysisPath(`%${track.id.charCodeAt(0).toString(16)}${track.id.slice(1)}`), await server.newKey('starter'));
+  assert.equal(encoded.status, 200, JSON.stringify(encoded.body));
+  assert.deepEqual(encoded.body, first.body);
   assert.equal(again.headers.get('x-credits-remaining'), String(before));
   assert.ok(again.headers.get('x-ratelimit-remaining'));
   assert.equal(await balance(key), before);

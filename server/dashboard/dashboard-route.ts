@@ -10,6 +10,7 @@ import { watchClient, type Client } from '../http/client-watch.ts';
 import { errorReplyFor, type Log } from '../http/error-reply.ts';
 import { newRequestId } from '../http/request-id.ts';
 import { writeReply, type Reply } from '../http/reply.ts';
+import { pathParameter } from '../http/path-parameter.ts';
 import type { Sql } from '../../db/connect.ts';
 import { csrfTokenMatches, findSession, type Session } from '../../billing/sessions.ts';
 import { cookieValue, SESSION_COOKIE } from './cookies.ts';
@@ -70,19 +71,10 @@ export function dashboardRoute(deps: DashboardDeps, route: DashboardRoute): Rout
   return { method: route.method, path: route.path, handler: (res, req, finish) => handle(deps, route, res, req, finish) };
 }
 
-/** A path parameter as the client meant it; malformed escapes are kept as sent (then not found). */
-function decodedParameter(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
 function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest): DashboardRequest {
   const client = watchClient(res);
   const params: string[] = [];
-  for (let i = 0; i < (route.paramCount ?? 0); i++) params.push(decodedParameter(req.getParameter(i) ?? ''));
+  for (let i = 0; i < (route.paramCount ?? 0); i++) params.push(pathParameter(req, i));
   const body = route.method === 'post' ? readBody(res, req.getHeader('content-length'), client, MAX_BODY_BYTES, req.getHeader('transfer-encoding')) : undefined;
   body?.catch(() => {}); // awaited by the route, or not at all when the session is refused first
   return {

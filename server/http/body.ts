@@ -84,10 +84,37 @@ export function jsonDepth(body: Buffer): number {
   return deepest;
 }
 
+/** Bytes that are not UTF-8 are refused, not read as U+FFFD: what the client meant is unknown. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Where in a parsed body a string (a value or a key) holds U+0000, as a path ("track_id",
+ * "filters.moods[2]"); undefined when none does. No field accepts it, and PostgreSQL text cannot
+ * store it. The body's depth is bounded (MAX_BODY_DEPTH), so the walk is too.
+ */
+export function nulCharacterAt(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulCharacterAt(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return `the name of field ${JSON.stringify(at)}`;
+    const found = nulCharacterAt(item, at);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /**
  * Parses a JSON object body; anything else is a 400 invalid_parameters. The one guard every
  * route's body passes before validation: its size was bounded while it was read (readBody), its
- * depth is bounded here.
+ * depth, its encoding (UTF-8) and its strings (no NUL) are checked here.
  */
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (body.byteLength === 0) throw new ApiError(400, 'invalid_parameters', 'request body is empty; expected a JSON object');
@@ -95,14 +122,22 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   if (depth > MAX_BODY_DEPTH) {
     throw new ApiError(400, 'invalid_parameters', `request body is nested ${depth} levels deep; at most ${MAX_BODY_DEPTH} levels of arrays and objects are accepted`);
   }
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(body);
+  } catch {
+    throw new ApiError(400, 'invalid_parameters', 'request body is not valid UTF-8; JSON must be sent as UTF-8');
+  }
   let value: unknown;
   try {
-    value = JSON.parse(body.toString('utf8'));
+    value = JSON.parse(text);
   } catch (err) {
     throw new ApiError(400, 'invalid_parameters', `malformed JSON body: ${(err as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new ApiError(400, 'invalid_parameters', 'request body must be a JSON object');
   }
+  const nul = nulCharacterAt(value);
+  if (nul) throw new ApiError(400, 'invalid_parameters', `${nul} holds a NUL character (\\u0000), which no field accepts`);
   return value as Record<string, unknown>;
 }

@@ -7,6 +7,7 @@ import { MAX_BODY_BYTES, readBody } from './body.ts';
 import { watchClient } from './client-watch.ts';
 import { newRequestId } from './request-id.ts';
 import { runPipeline } from './pipeline.ts';
+import { pathParameter } from './path-parameter.ts';
 
 const INTERNAL_ERROR = 500;
 
@@ -22,7 +23,7 @@ export function endpointHandler(deps: EndpointDeps, endpoint: Endpoint) {
     const idempotencyHeader = endpoint.idempotency ? req.getHeader('idempotency-key') : '';
     const query = new URLSearchParams(req.getQuery() ?? '');
     const params: string[] = [];
-    for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(req.getParameter(i) ?? '');
+    for (let i = 0; i < (endpoint.paramCount ?? 0); i++) params.push(pathParameter(req, i));
     const body = endpoint.jsonBody ? readBody(res, req.getHeader('content-length'), client, MAX_BODY_BYTES, req.getHeader('transfer-encoding')) : undefined;
     body?.catch(() => {}); // consumed by the pipeline; avoids an unhandled rejection if auth fails first
 

@@ -71,7 +71,7 @@ export function validateDownload(body: Record<string, unknown> | undefined): Val
 export async function prepareDownload(tracks: TrackLookup, body: Record<string, unknown> | undefined): Promise<DownloadRequest> {
   const request = validateDownload(body);
   const track = await tracks.find(request.trackId);
-  if (!track) throw new ApiError(404, 'not_found', `no track "${request.trackId}" in the catalog`);
+  if (!track) throw new ApiError(404, 'not_found', `no track ${quoted(request.trackId)} in the catalog`);
   if (request.durationSeconds !== undefined && request.durationSeconds > track.duration_seconds) {
     const max = Math.floor(track.duration_seconds * 1000) / 1000;
     throw new ApiError(400, 'invalid_parameters', `duration_seconds ${request.durationSeconds} is longer than the track (${max} s); choose ${MIN_CLIP_SECONDS} to ${max}`, {

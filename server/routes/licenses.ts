@@ -11,6 +11,7 @@ import { grantingRequestOf, readLicense, readLicensePage } from '../../billing/l
 import { certificateOf } from '../../billing/license-certificate.ts';
 import { signCertificate } from '../../billing/license-signature.ts';
 import type { SigningKey } from '../../billing/license-signing-key.ts';
+import { quoted } from '../http/value-preview.ts';
 
 export function licenseListEndpoint(sql: Sql): Endpoint {
   return {
@@ -35,10 +36,10 @@ export function licenseCertificateEndpoint(sql: Sql, key: SigningKey): Endpoint 
       rejectQueryParameters(query, []);
       const id = params[0];
       if (grantingRequestOf(id) === undefined) {
-        throw invalidParameters(`license id "${id}" is malformed: license ids look like "lic_AbCd-_12_3f" (X-License-Id of a download, or license_id in GET /licenses)`);
+        throw invalidParameters(`license id ${quoted(id)} is malformed: license ids look like "lic_AbCd-_12_3f" (X-License-Id of a download, or license_id in GET /licenses)`);
       }
       const found = await readLicense(sql, admission.keyId, id);
-      if (!found) throw new ApiError(404, 'not_found', `no license "${id}" for this API key`);
+      if (!found) throw new ApiError(404, 'not_found', `no license ${quoted(id)} for this API key`);
       return jsonReply(signCertificate(certificateOf(found.license, found.keyPrefix), key));
     },
   };

@@ -9,6 +9,7 @@ import type { TrackLookup } from '../tracks.ts';
 import { TRACK_ID } from '../../catalog/store.ts';
 import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 import { checkPreviewSignature, parseRange } from '../previews.ts';
+import { quoted } from '../http/value-preview.ts';
 
 export function previewHandler(deps: { tracks: TrackLookup; storage: CatalogStorage; secret: string }) {
   const files = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.length });
@@ -24,7 +25,7 @@ export function previewHandler(deps: { tracks: TrackLookup; storage: CatalogStor
     const check = checkPreviewSignature(deps.secret, trackId, query.get('exp'), query.get('sig'));
     if (!check.ok) throw new ApiError(403, 'forbidden', check.reason);
     const track = await deps.tracks.find(trackId);
-    if (!track) throw new ApiError(404, 'not_found', `no track "${trackId}" in the catalog`);
+    if (!track) throw new ApiError(404, 'not_found', `no track ${quoted(trackId)} in the catalog`);
 
     let bytes = files.get(track.preview_sha256);
     if (!bytes) {
@@ -39,7 +40,8 @@ export function previewHandler(deps: { tracks: TrackLookup; storage: CatalogStor
       ETag: etag,
       'Cache-Control': `public, max-age=${maxAge}, immutable`,
     };
-    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    // If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x".
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
       return { status: 304, headers: { ETag: etag, 'Cache-Control': headers['Cache-Control'] }, body: '' };
     }
     const wanted = range ? parseRange(range, bytes.length) : undefined;

@@ -9,6 +9,7 @@ import { TRACK_ID } from '../../catalog/store.ts';
 import type { CatalogSearch } from '../../search/catalog-search.ts';
 import type { Ranking } from '../../search/search-index.ts';
 import { trackListJson } from './track-list.ts';
+import { quoted } from '../http/value-preview.ts';
 
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 100;
@@ -26,7 +27,7 @@ export function similarTracksEndpoint(deps: { search: CatalogSearch; secret: str
       const limit = integerQueryParameter(query, 'limit', { min: 1, max: MAX_LIMIT, fallback: DEFAULT_LIMIT });
       const id = params[0];
       const ranking = TRACK_ID.test(id) ? await deps.search.index.fresh((index) => index.similar(id, limit)) : null;
-      if (!ranking) throw new ApiError(404, 'not_found', `no track "${id}"`);
+      if (!ranking) throw new ApiError(404, 'not_found', `no track ${quoted(id)}`);
       return { id, limit, ranking };
     },
     async answer({ prepared }) {

@@ -10,6 +10,7 @@ import type { TrackLookup, TrackRow } from '../tracks.ts';
 import { deserialiseAnalysis } from '../../engine/analysis/serialise.ts';
 import type { Analysis } from '../../engine/analysis/analyse.ts';
 import { WAVEFORM_POINTS_PER_SECOND } from '../../engine/analysis/waveform.ts';
+import { quoted } from '../http/value-preview.ts';
 
 /** Replies are ~30 KB for a 4-minute track (its waveform): 16 MB keeps ~500 tracks. */
 const REPLY_CACHE_BYTES = 16 * 1024 * 1024;
@@ -59,7 +60,7 @@ export function trackAnalysisEndpoint(deps: { tracks: TrackLookup }): Endpoint {
       rejectQueryParameters(query, []);
       const id = params[0];
       const track = await deps.tracks.find(id);
-      if (!track) throw new ApiError(404, 'not_found', `no track "${id}" in the catalog`);
+      if (!track) throw new ApiError(404, 'not_found', `no track ${quoted(id)} in the catalog`);
       let json = replies.get(track.audio_sha256);
       if (json === undefined) {
         // A view over the stored bytes, on this thread: no copy of the arrays, no worker round trip.

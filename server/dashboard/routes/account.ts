@@ -19,6 +19,8 @@ export interface AccountRouteDeps extends DashboardDeps {
 }
 
 const KEY_ID_PARAMETER = { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 0 };
+/** An endpoint's name as usage records it ("/search", "/tracks/{id}/analysis"): printable ASCII, up to 100 characters. */
+const ENDPOINT_NAME = /^\/[\x21-\x7e]{0,99}$/;
 
 function keyIdParam(raw: string): number {
   if (!/^\d{1,15}$/.test(raw)) throw invalidParameters(`key id must be a positive integer, got "${raw}"`);
@@ -42,7 +44,7 @@ async function usagePage(deps: AccountRouteDeps, request: DashboardRequest, acco
   const keyId = query.has('key_id') ? integerQueryParameter(query, 'key_id', KEY_ID_PARAMETER) : undefined;
   const statusCode = query.has('status') ? integerQueryParameter(query, 'status', { min: 100, max: 599, fallback: 0 }) : undefined;
   const endpoint = query.get('endpoint') ?? undefined;
-  if (endpoint !== undefined && (endpoint.length === 0 || endpoint.length > 100)) throw invalidParameters('endpoint must be an endpoint name such as /search');
+  if (endpoint !== undefined && !ENDPOINT_NAME.test(endpoint)) throw invalidParameters('endpoint must be an endpoint name such as /search');
   for (const name of ['key_id', 'status', 'endpoint']) {
     if (query.getAll(name).length > 1) throw invalidParameters(`query parameter "${name}" given more than once`);
     query.delete(name);
