@@ -1,6 +1,6 @@
 // Message framing as RFC 9112 asks of every request our HTTP library lets through: conflicting
 // Content-Length headers are refused and the connection closed (no request smuggled after a body),
-// and a HEAD is answered with headers only, so a keep-alive client stays in step.
+// and a HEAD is answered as its GET with headers only, so a keep-alive client stays in step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -73,16 +73,36 @@ test('a repeated Content-Length with the same value is one Content-Length', asyn
   assert.deepEqual(responses(answer), ['HTTP/1.1 200'], answer);
 });
 
-test('HEAD is answered with headers only, and the next request on the connection is read in step', async () => {
-  for (const path of [`${API}/me`, `${API}/search`, '/nope', '/healthz']) {
+test('HEAD is answered as GET with headers only, and the next request on the connection is read in step', async () => {
+  // Answered at once, so a request pipelined behind it is read (uWS drops one that arrives while
+  // an answer is pending): the next response must start right after the head.
+  const expected: [string, number][] = [[`${API}/openapi.json`, 200], [`${API}/search`, 405], ['/nope', 404]];
+  for (const [path, status] of expected) {
     const { answer } = await exchange(
       `HEAD ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\nGET /nope-too HTTP/1.1\r\nHost: x\r\n\r\n`, 500,
     );
     const [head, rest] = [answer.slice(0, answer.indexOf('\r\n\r\n')), answer.slice(answer.indexOf('\r\n\r\n') + 4)];
-    assert.match(head, /^HTTP\/1\.1 (404|405) /, `HEAD ${path}: ${answer}`);
+    assert.match(head, new RegExp(`^HTTP/1\\.1 ${status} `), `HEAD ${path}: ${answer}`);
     assert.match(rest, /^HTTP\/1\.1 404 Not Found\r\n/, `HEAD ${path}: the next response starts right after the head: ${JSON.stringify(answer)}`);
-    if (head.startsWith('HTTP/1.1 405')) assert.match(head, /\r\nAllow: /i);
+    if (status === 405) assert.match(head, /\r\nAllow: POST\r\n/i);
   }
+  // Answered after a round trip (the key, the database): the head and nothing after it.
+  for (const path of [`${API}/me`, '/healthz']) {
+    const { answer } = await exchange(`HEAD ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, 500);
+    assert.match(answer, /^HTTP\/1\.1 200 /, `HEAD ${path}: ${answer}`);
+    assert.ok(answer.endsWith('\r\n\r\n'), `HEAD ${path}: no body after the head: ${JSON.stringify(answer)}`);
+  }
+  // The length a GET would send.
+  const { answer } = await exchange(`HEAD ${API}/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n`, 500);
+  const document = await fetch(`${server.base}${API}/openapi.json`);
+  assert.match(answer, new RegExp(`\r\nContent-Length: ${(await document.arrayBuffer()).byteLength}\r\n`, 'i'));
+  assert.match(answer, /\r\nContent-Type: application\/json/i);
+  // A GET that costs a credit has no HEAD: it would be charged for nothing.
+  const balance = async () => (await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining;
+  const before = await balance();
+  const similar = await exchange(`HEAD ${API}/tracks/trk_0000000000000000/similar HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, 500);
+  assert.match(similar.answer, /^HTTP\/1\.1 405 [^]*\r\nAllow: GET\r\n/i, similar.answer);
+  assert.equal(await balance(), before);
 });
 
 test('a POST with an empty body whose head arrives in pieces is answered', async () => {

@@ -60,7 +60,7 @@ test('unknown path is a JSON 404 and needs no key', async () => {
 test('wrong method is 405 with Allow', async () => {
   const response = await call(server.base, 'DELETE', `${API}/me`, key);
   assertError(response, 405, 'method_not_allowed');
-  assert.equal(response.headers.get('allow'), 'GET');
+  assert.equal(response.headers.get('allow'), 'GET, HEAD');
   assert.equal((await call(server.base, 'GET', `${API}/_test/paid`, key)).status, 405);
 });
 

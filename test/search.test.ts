@@ -148,6 +148,13 @@ test('one credit per search, exact credits_remaining; intent needs a paid plan; 
   const preview = await fetch(track.preview_url);
   assert.equal(preview.status, 200);
   assert.equal(preview.headers.get('content-type'), 'audio/mpeg');
+  const bytes = (await preview.arrayBuffer()).byteLength;
+  // HEAD (what media players and link checkers ask first): the GET's headers and length, no body.
+  const head = await fetch(track.preview_url, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get('content-type'), 'audio/mpeg');
+  assert.equal(head.headers.get('content-length'), String(bytes));
+  assert.equal((await head.arrayBuffer()).byteLength, 0);
 });
 
 test('searches are charged after they are worked out: 20 concurrent on 5 credits give exactly 5 results and 15 402s', async () => {

@@ -4,7 +4,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import { ApiError } from './api-error.ts';
 import type { Endpoint, EndpointDeps } from './endpoint.ts';
 import { endpointHandler } from './endpoint-handler.ts';
-import { errorReply, jsonReply, writeHeadOnly, writeReply, type Reply } from './reply.ts';
+import { errorReply, jsonReply, writeReply, type Reply } from './reply.ts';
+import { headOnly } from './head.ts';
 import { framingError, noLengthHeaders, noteLengthHeader, type LengthHeaders } from './framing.ts';
 import { errorReplyFor, type Log } from './error-reply.ts';
 import { newRequestId } from './request-id.ts';
@@ -14,6 +15,8 @@ import { CLIENT_CLOSED, type Finish } from './finish.ts';
 export const API_BASE = '/api/external/v1';
 // The status a request is recorded with when its client went away before the reply.
 type Method = 'get' | 'post';
+/** The methods a route is registered for: a GET route answers HEAD too. */
+type RegisteredMethod = Method | 'head';
 
 type RawHandler = (res: HttpResponse, req: HttpRequest, finish: Finish) => void;
 
@@ -23,6 +26,8 @@ export interface Route {
   /** In logs and metrics; default the path. */
   name?: string;
   handler: RawHandler;
+  /** A GET route answers HEAD too (head.ts), unless this is false: a HEAD that would be charged for nothing. */
+  head?: boolean;
 }
 
 /**
@@ -38,20 +43,16 @@ export function assertNativeUws(): void {
 }
 
 export function apiRoute(deps: EndpointDeps, method: Method, path: string, endpoint: Endpoint): Route {
-  return { method, path: API_BASE + path, name: endpoint.name, handler: endpointHandler(deps, endpoint) };
+  return { method, path: API_BASE + path, name: endpoint.name, handler: endpointHandler(deps, endpoint), head: endpoint.cost === 0 };
 }
 
-/**
- * A handler that needs no key or database round trip, answered at once: headers only to a HEAD
- * (whose reply must not have a body, or a keep-alive client reads it as the next response).
- */
+/** A handler that needs no key or database round trip, answered at once. */
 export function immediate(reply: (requestId: string, req: HttpRequest) => Reply): RawHandler {
   return (res, req, finish) => {
     const startedAt = performance.now();
     const requestId = newRequestId();
-    const headOnly = req.getMethod() === 'head';
     const made = reply(requestId, req);
-    res.cork(() => (headOnly ? writeHeadOnly : writeReply)(res, made, { 'X-Request-Id': requestId }));
+    res.cork(() => writeReply(res, made, { 'X-Request-Id': requestId }));
     finish(requestId, startedAt, made.status);
   };
 }
@@ -127,9 +128,13 @@ function refuseFraming(error: ApiError): RawHandler {
   };
 }
 
-/** Every handler of the app: the framing and head size are checked first, before any route reads the request. */
+/**
+ * Every handler of the app: the framing and head size are checked first, before any route reads
+ * the request; a HEAD request's response writes no body, whatever answers it (head.ts).
+ */
 function headChecked(handler: RawHandler, finish: Finish): (res: HttpResponse, req: HttpRequest) => void {
-  return (res, req) => {
+  return (response, req) => {
+    const res = req.getMethod() === 'head' ? headOnly(response) : response;
     const lengths = noLengthHeaders();
     const bytes = headBytes(req, lengths);
     const framing = framingError(lengths);
@@ -150,16 +155,18 @@ const UNMATCHED = '(unmatched)';
 /** `observe` gets every finished request, under its route's name (an endpoint's route names itself). */
 export function buildApp(routes: Route[], state: AppState, observe: ObserveRequest = () => {}): TemplatedApp {
   const app = uws.App();
-  const allowed = new Map<string, Method[]>();
+  const allowed = new Map<string, RegisteredMethod[]>();
   const finishOf = (route: string): Finish => (requestId, startedAt, status, credits = 0, authorization = '') =>
     observe({ requestId, route, startedAt, status, credits, authorization });
   for (const route of routes) {
     const finish = finishOf(route.name ?? route.path);
-    app[route.method](route.path, headChecked((res, req) => {
+    const handler = headChecked((res, req) => {
       if (state.draining) return refuseWhileDraining(res, finish);
       route.handler(res, req, finish);
-    }, finish));
-    allowed.set(route.path, [...(allowed.get(route.path) ?? []), route.method]);
+    }, finish);
+    const methods: RegisteredMethod[] = route.method === 'get' && route.head !== false ? ['get', 'head'] : [route.method];
+    for (const method of methods) app[method](route.path, handler);
+    allowed.set(route.path, [...(allowed.get(route.path) ?? []), ...methods]);
   }
   for (const [path, methods] of allowed) {
     const allow = methods.map((m) => m.toUpperCase()).join(', ');

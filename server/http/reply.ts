@@ -53,12 +53,3 @@ export function writeReply(res: HttpResponse, reply: Reply, headers: Record<stri
   writeHead(res, reply, headers);
   res.end(reply.body, closeConnection);
 }
-
-/**
- * Writes status and headers, no body (a HEAD). Without a Content-Length: this uWS build aborts the
- * process when endWithoutBody is given the length. Call inside res.cork.
- */
-export function writeHeadOnly(res: HttpResponse, reply: Reply, headers: Record<string, string>): void {
-  writeHead(res, reply, headers);
-  res.endWithoutBody();
-}
