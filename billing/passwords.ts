@@ -45,7 +45,8 @@ export function oneTimePassword(): string {
 /** Why a new password is not acceptable, or undefined. */
 export function passwordProblem(password: unknown): string | undefined {
   if (typeof password !== 'string') return 'the new password must be a string';
-  if (password.length < MIN_PASSWORD_LENGTH) return `the new password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
+  // Characters as a person counts them (code points): "😀" is one, not two UTF-16 units.
+  if ([...password].length < MIN_PASSWORD_LENGTH) return `the new password must be at least ${MIN_PASSWORD_LENGTH} characters long`;
   if (password.length > MAX_PASSWORD_LENGTH) return `the new password must be at most ${MAX_PASSWORD_LENGTH} characters long`;
   return undefined;
 }

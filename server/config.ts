@@ -32,6 +32,11 @@ export interface Config {
   storage: StorageLocation;
   /** Whether this node makes queued ingest jobs (INGEST_JOBS, default 1; 0: only serve). */
   ingestJobs: boolean;
+  /**
+   * Addresses of fronts (deploy/nginx.conf) whose X-Forwarded-For names the client, for limits kept
+   * per client address (TRUSTED_PROXIES, comma-separated; default none: the peer's address).
+   */
+  trustedProxies: ReadonlySet<string>;
 }
 
 /** A fresh thread's plans reach their steady speed after about 1,000-1,200 (engine/warm-up.ts). */
@@ -56,5 +61,6 @@ export function loadConfig(): Config {
     windowClock: clockAhead(intFromEnv('RATE_LIMIT_CLOCK_OFFSET_MS', 0, 0)),
     storage: storageLocation(),
     ingestJobs: process.env.INGEST_JOBS !== '0',
+    trustedProxies: new Set((process.env.TRUSTED_PROXIES ?? '').split(',').map((a) => a.trim()).filter(Boolean)),
   };
 }

@@ -112,7 +112,7 @@ export async function startService(config: Config, logger: Logger = createLogger
     { method: 'get', path: '/api/external/v1/previews/:file', handler: unauthenticated(previewHandler({ tracks, storage, secret }), log) },
     { method: 'get', path: '/healthz', handler: unauthenticated(() => health(database, engine), log) },
     ...docsRoutes(),
-    ...dashboardRoutes(deps, signingKey, catalog),
+    ...dashboardRoutes(deps, signingKey, catalog, config.trustedProxies),
   ];
   if (config.testRoutes) routes.push(apiRoute(deps, 'post', '/_test/paid', testPaidEndpoint), apiRoute(deps, 'post', '/_test/answer', testAnswerEndpoint));
   if (metrics && config.metrics === 'main') routes.push(metricsRoute(metrics, log));

@@ -78,9 +78,16 @@ test('a key made in the dashboard works on the API until it is revoked there; CS
   const wrongToken = await client.call('POST', '/dashboard/api/keys', { name: 'My app' }, { csrf: 'x'.repeat(43) });
   assert.equal(wrongToken.status, 403);
   assert.equal((await client.json('GET', '/dashboard/api/keys')).keys.length, 0, 'refused calls changed nothing');
-  const noName = await client.call('POST', '/dashboard/api/keys', { name: '  ' });
-  assert.equal(noName.status, 400);
-  assert.match((await noName.json()).message, /^name is required/);
+  for (const invisible of ['  ', '\u200b', '\u00a0\u200b\u2060']) {
+    const noName = await client.call('POST', '/dashboard/api/keys', { name: invisible });
+    assert.equal(noName.status, 400, JSON.stringify(invisible));
+    assert.match((await noName.json()).message, /^name is required/);
+  }
+  for (const unshowable of ['a\u0001b', 'line\nbreak', '\u202eppa yM', 'a\ud800']) {
+    const refused = await client.call('POST', '/dashboard/api/keys', { name: unshowable });
+    assert.equal(refused.status, 400, JSON.stringify(unshowable));
+    assert.match((await refused.json()).message, /^name holds a control character/);
+  }
 
   // A NUL character (no field takes one, nor PostgreSQL text): a 400 naming the field, nothing made.
   const nul = await client.call('POST', '/dashboard/api/keys', { name: 'My\u0000app' });
@@ -92,6 +99,9 @@ test('a key made in the dashboard works on the API until it is revoked there; CS
   const nulEndpoint = await client.call('GET', '/dashboard/api/usage?endpoint=%2Fsearch%00');
   assert.equal(nulEndpoint.status, 400);
   assert.match((await nulEndpoint.json()).message, /^endpoint must be an endpoint name/);
+  const farKey = await client.call('GET', '/dashboard/api/usage?key_id=99999999999'); // past 10 digits, still an id
+  assert.equal(farKey.status, 200);
+  assert.equal((await farKey.json()).usage.length, 0);
   assert.equal((await client.json('GET', '/dashboard/api/keys')).keys.length, 0, 'refused calls changed nothing');
 
   const created = await client.json('POST', '/dashboard/api/keys', { name: 'My app' });
@@ -109,9 +119,32 @@ test('a key made in the dashboard works on the API until it is revoked there; CS
   const after = await me(created.key);
   assert.equal(after.status, 401);
   assert.equal((await after.json()).message, 'API key has been revoked');
+  // The catalog page's call with the revoked key: the key's 401, which names no sign-in page (the
+  // session is fine); a call without the session's cookie does name it.
+  const withRevoked = await client.call('POST', `/dashboard/api/catalog/search?key_id=${created.id}`, { query: 'calm' });
+  assert.equal(withRevoked.status, 401);
+  const revokedBody = await withRevoked.json();
+  assert.equal(revokedBody.message, 'API key has been revoked');
+  assert.equal(revokedBody.sign_in, undefined);
+  const signedOut = await fetch(`${server.base}/dashboard/api/keys`);
+  assert.equal(signedOut.status, 401);
+  assert.equal((await signedOut.json()).sign_in, '/dashboard/login');
   const again = await client.call('POST', `/dashboard/api/keys/${created.id}/revoke`);
   assert.equal(again.status, 404);
   assert.ok(!logged.includes(created.key), 'the key is never logged');
+});
+
+test('wrong passwords sent in parallel are checked one after another: five are, the rest wait', async () => {
+  await newAccount(sql(), 'iris@example.com');
+  const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => login(server.base, 'iris@example.com', `wrong password ${i}`)));
+  assert.deepEqual(responses.map((r) => r.status).sort(), [...Array(5).fill(401), ...Array(7).fill(429)]);
+  // Every spelling that reaches the account shares its count: the throttle lowercases as the
+  // account lookup does, in PostgreSQL ("İ" is "i" there, "i̇" in JavaScript).
+  for (const email of ['IRIS@example.com', 'İris@example.com', 'irİs@example.com']) {
+    const [{ same }] = await sql()`SELECT lower(${email}) = lower('iris@example.com') AS same`;
+    assert.equal((await login(server.base, email, 'wrong password')).status, same ? 429 : 401, email);
+  }
+  await sql()`DELETE FROM login_failures WHERE subject LIKE 'address:%'`; // this address's failures: not the next tests'
 });
 
 test('five wrong passwords: the sixth attempt waits, with the same answer for an account that does not exist', async () => {
@@ -152,6 +185,8 @@ test('one-time password: only the password can be changed first; a change signs 
   assert.match(page.url, /\/dashboard\/password$/);
   const short = await first.call('POST', '/dashboard/api/password', { current_password: created.password, new_password: 'short' });
   assert.equal((await short.json()).message, 'the new password must be at least 10 characters long');
+  const fiveEmoji = await first.call('POST', '/dashboard/api/password', { current_password: created.password, new_password: '😀😀😀😀😀' }); // 10 UTF-16 units, 5 characters
+  assert.equal((await fiveEmoji.json()).message, 'the new password must be at least 10 characters long');
   const wrong = await first.call('POST', '/dashboard/api/password', { current_password: 'not it at all', new_password: 'my own password' });
   assert.equal(wrong.status, 403);
   await first.json('POST', '/dashboard/api/password', { current_password: created.password, new_password: 'my own password' });
@@ -243,6 +278,12 @@ test('two accounts never reach each other\'s keys, usage or licenses', async () 
   const certificate = await bob.call('GET', `/dashboard/api/licenses/${licenseId}`);
   assert.equal(certificate.status, 404);
   assert.equal((await certificate.json()).message, `no license "${licenseId}" in this account`);
+  // An id of no license's shape is a 400, as on the API.
+  for (const id of ['lic_', licenseId.toUpperCase(), `${licenseId}%00`, 'l'.repeat(300)]) {
+    const malformed = await bob.call('GET', `/dashboard/api/licenses/${id}`);
+    assert.equal(malformed.status, 400, id);
+    assert.match((await malformed.json()).message, /^license id ".*"( \(\d+ characters\))? is malformed/);
+  }
   const spend = await bob.call('POST', `/dashboard/api/catalog/download-track?key_id=${aliceKey.id}`, { track_id: trackId });
   assert.equal(spend.status, 404);
   assert.equal((await spend.json()).message, `no API key ${aliceKey.id} in this account`);

@@ -19,7 +19,8 @@ export async function currentSession() {
 
 async function failureOf(response) {
   const body = await response.json().catch(() => undefined);
-  if (response.status === 401 && !location.pathname.endsWith('/login')) location.assign('/dashboard/login');
+  // Only the session's 401 names the sign-in page: a catalog call's 401 is its key's (revoked), shown where it was made.
+  if (response.status === 401 && body?.sign_in && !location.pathname.endsWith('/login')) location.assign(body.sign_in);
   if (response.status === 403 && body?.code === 'password_change_required') location.assign('/dashboard/password');
   return new ApiFailure(response.status, body);
 }

@@ -11,6 +11,7 @@ import { errorReplyFor, type Log } from '../http/error-reply.ts';
 import { newRequestId } from '../http/request-id.ts';
 import { writeReply, type Reply } from '../http/reply.ts';
 import { pathParameter } from '../http/path-parameter.ts';
+import { clientAddress } from '../http/client-address.ts';
 import type { Sql } from '../../db/connect.ts';
 import { csrfTokenMatches, findSession, type Session } from '../../billing/sessions.ts';
 import { cookieValue, SESSION_COOKIE } from './cookies.ts';
@@ -65,13 +66,15 @@ export interface Sent {
 export interface DashboardDeps {
   sql: Sql;
   log: Log;
+  /** Fronts whose X-Forwarded-For names the client (config.ts trustedProxies). */
+  trustedProxies: ReadonlySet<string>;
 }
 
 export function dashboardRoute(deps: DashboardDeps, route: DashboardRoute): Route {
   return { method: route.method, path: route.path, handler: (res, req, finish) => handle(deps, route, res, req, finish) };
 }
 
-function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest): DashboardRequest {
+function readRequest(deps: DashboardDeps, route: DashboardRoute, res: HttpResponse, req: HttpRequest): DashboardRequest {
   const client = watchClient(res);
   const params: string[] = [];
   for (let i = 0; i < (route.paramCount ?? 0); i++) params.push(pathParameter(req, i));
@@ -79,7 +82,7 @@ function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest)
   body?.catch(() => {}); // awaited by the route, or not at all when the session is refused first
   return {
     method: route.method, cookies: req.getHeader('cookie'), csrfHeader: req.getHeader(CSRF_HEADER), host: req.getHeader('host'),
-    address: Buffer.from(res.getRemoteAddressAsText()).toString(), query: new URLSearchParams(req.getQuery() ?? ''), params,
+    address: clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'), deps.trustedProxies), query: new URLSearchParams(req.getQuery() ?? ''), params,
     requestId: newRequestId(), client, res, body,
     async json() {
       const raw = await body!;
@@ -90,7 +93,7 @@ function readRequest(route: DashboardRoute, res: HttpResponse, req: HttpRequest)
 
 function handle(deps: DashboardDeps, route: DashboardRoute, res: HttpResponse, req: HttpRequest, finish: Finish): void {
   const startedAt = performance.now();
-  const request = readRequest(route, res, req);
+  const request = readRequest(deps, route, res, req);
   run(deps, route, request)
     .catch((err) => errorReplyFor(err, request.requestId, deps.log))
     .then((reply) => {
@@ -105,7 +108,8 @@ async function run(deps: DashboardDeps, route: DashboardRoute, request: Dashboar
   const session = await findSession(deps.sql, cookieValue(request.cookies, SESSION_COOKIE));
   if (!session) {
     if (route.page) return { status: 303, headers: { Location: '/dashboard/login' }, body: '' };
-    throw new ApiError(401, 'unauthorized', 'not signed in, or the session has expired or was signed out; sign in at /dashboard/login');
+    // sign_in tells the pages this 401 is the session's (they go to sign in), not a key's (a catalog call with a revoked key).
+    throw new ApiError(401, 'unauthorized', 'not signed in, or the session has expired or was signed out; sign in at /dashboard/login', { body: { sign_in: '/dashboard/login' } });
   }
   if (route.method === 'post' || route.csrf) checkCsrf(request.csrfHeader, session.csrfToken);
   if (route.access === 'signed-in' && session.passwordMustChange) {

@@ -9,8 +9,8 @@ import { sessionRoutes } from './routes/session.ts';
 import { accountRoutes } from './routes/account.ts';
 import { catalogRoutes, type CatalogEndpoints } from './routes/catalog.ts';
 
-export function dashboardRoutes(deps: EndpointDeps, signingKey: SigningKey, endpoints: CatalogEndpoints): Route[] {
-  const base = { sql: deps.ledger.sql, log: deps.log };
+export function dashboardRoutes(deps: EndpointDeps, signingKey: SigningKey, endpoints: CatalogEndpoints, trustedProxies: ReadonlySet<string>): Route[] {
+  const base = { sql: deps.ledger.sql, log: deps.log, trustedProxies };
   return [
     ...pageRoutes(),
     ...sessionRoutes(base),

@@ -26,6 +26,13 @@ export function licenseListEndpoint(sql: Sql): Endpoint {
   };
 }
 
+/** A 400 for an id not of a license's shape (no license could have it), before any lookup: the API's and the dashboard's. */
+export function checkLicenseId(id: string): void {
+  if (grantingRequestOf(id) === undefined) {
+    throw invalidParameters(`license id ${quoted(id)} is malformed: license ids look like "lic_AbCd-_12_3f" (X-License-Id of a download, or license_id in GET /licenses)`);
+  }
+}
+
 export function licenseCertificateEndpoint(sql: Sql, key: SigningKey): Endpoint {
   return {
     name: '/licenses/{id}',
@@ -35,9 +42,7 @@ export function licenseCertificateEndpoint(sql: Sql, key: SigningKey): Endpoint 
     async handle({ admission, params, query }) {
       rejectQueryParameters(query, []);
       const id = params[0];
-      if (grantingRequestOf(id) === undefined) {
-        throw invalidParameters(`license id ${quoted(id)} is malformed: license ids look like "lic_AbCd-_12_3f" (X-License-Id of a download, or license_id in GET /licenses)`);
-      }
+      checkLicenseId(id);
       const found = await readLicense(sql, admission.keyId, id);
       if (!found) throw new ApiError(404, 'not_found', `no license ${quoted(id)} for this API key`);
       return jsonReply(signCertificate(certificateOf(found.license, found.keyPrefix), key));

@@ -4,6 +4,8 @@ import { ApiError, invalidParameters } from '../../http/api-error.ts';
 import { jsonReply } from '../../http/reply.ts';
 import { integerQueryParameter, rejectQueryParameters } from '../../http/query.ts';
 import { pageOf } from '../../routes/paging.ts';
+import { checkLicenseId } from '../../routes/licenses.ts';
+import { quoted } from '../../http/value-preview.ts';
 import type { UsageLog } from '../../../billing/usage-log.ts';
 import { createAccountKey, listAccountKeys, MAX_KEY_NAME_LENGTH, revokeAccountKey } from '../../../billing/account-keys.ts';
 import { accountEndpoints, readAccountUsage, readDailyUsage, readRequestCounts } from '../../../billing/account-usage.ts';
@@ -19,6 +21,14 @@ export interface AccountRouteDeps extends DashboardDeps {
 }
 
 const KEY_ID_PARAMETER = { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 0 };
+/** A key's name shows something: a character that is not a space, a control or an invisible format character. */
+const VISIBLE = /[^\p{Z}\p{Cc}\p{Cf}]/u;
+/**
+ * What a key's name may not hold, since lists and logs print it: controls, overrides of the text's
+ * direction, and a lone surrogate (PostgreSQL would keep it as U+FFFD; with the u flag a surrogate
+ * range matches only an unpaired one).
+ */
+const UNSHOWABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069\ud800-\udfff]/u;
 /** An endpoint's name as usage records it ("/search", "/tracks/{id}/analysis"): printable ASCII, up to 100 characters. */
 const ENDPOINT_NAME = /^\/[\x21-\x7e]{0,99}$/;
 
@@ -31,7 +41,8 @@ async function createKey(deps: AccountRouteDeps, request: DashboardRequest, acco
   const body = await request.json();
   for (const field of Object.keys(body)) if (field !== 'name') throw invalidParameters(`unknown field "${field}"; allowed: name`);
   const name = typeof body.name === 'string' ? body.name.trim() : '';
-  if (name === '') throw invalidParameters('name is required: a name for the key, e.g. "My app"');
+  if (!VISIBLE.test(name)) throw invalidParameters('name is required: a name for the key, e.g. "My app"');
+  if (UNSHOWABLE.test(name)) throw invalidParameters('name holds a control character, a text-direction override or a lone surrogate; use plain text');
   if (name.length > MAX_KEY_NAME_LENGTH) throw invalidParameters(`name is longer than ${MAX_KEY_NAME_LENGTH} characters`);
   const created = await createAccountKey(deps.sql, accountId, name);
   // The only time the key exists outside the caller's hands: in this reply, never in a log.
@@ -100,8 +111,9 @@ export function accountRoutes(deps: AccountRouteDeps): DashboardRoute[] {
       async handle(request, session) {
         rejectQueryParameters(request.query, []);
         const id = request.params[0];
+        checkLicenseId(id);
         const found = await readAccountLicense(deps.sql, session!.accountId, id);
-        if (!found) throw new ApiError(404, 'not_found', `no license "${id}" in this account`);
+        if (!found) throw new ApiError(404, 'not_found', `no license ${quoted(id)} in this account`);
         return jsonReply(signCertificate(certificateOf(found.license, found.keyPrefix), deps.signingKey));
       },
     },
