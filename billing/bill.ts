@@ -4,7 +4,7 @@
 import type { Sql } from '../db/connect.ts';
 import type { License } from './licenses.ts';
 import {
-  commitReservation, giveBackCharge, refundReservation, reserveCredits, storeReplyBody,
+  commitReservation, giveBackCharge, readBalance, refundReservation, reserveCredits, storeReplyBody,
   type Balance, type Charged, type Charger, type HeldKey, type Reservation, type StoredReply, type UsageFacts,
 } from './ledger.ts';
 import { releaseIdempotencyKey, type Claim, type Claimer } from './idempotency.ts';
@@ -54,6 +54,11 @@ export interface Bill {
   charged(): Promise<number | undefined>;
   /** Reserves the cost; the balance after, or undefined when too low. */
   reserve(): Promise<number | undefined>;
+  /**
+   * The key's balance now, read when a charge or reservation was refused as too low: what the 402
+   * reports (the balance seen at admission may have been spent since by requests in parallel).
+   */
+  refusedBalance(): Promise<number>;
   /** Makes the reservation final with its usage record, license and stored reply; false if it was already settled. */
   commit(status: number, license: License | undefined, stored: StoredReply | undefined): Promise<boolean>;
   /** Refunds the reservation; the balance after, or undefined. */
@@ -112,6 +117,11 @@ export function openBill(deps: LedgerDeps, facts: BillFacts): Bill {
       reservation = await reserveCredits(deps.relaxedSql, bill.keyId, facts.cost, deps.processId);
       if (reservation) newest = newerOf(newest, { credits: reservation.creditsRemaining, version: reservation.creditsVersion });
       return reservation?.creditsRemaining;
+    },
+    async refusedBalance() {
+      const balance = await readBalance(deps.relaxedSql, bill.keyId);
+      newest = newerOf(newest, balance);
+      return balance.credits;
     },
     async commit(status, license, stored) {
       const kept = held && stored ? { held, reply: stored } : undefined;

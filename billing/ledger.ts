@@ -89,6 +89,12 @@ export function createCharger(sql: Sql): Charger {
   return { charge: (charge) => batcher.submit(charge) };
 }
 
+/** The key's balance now, with its version. */
+export async function readBalance(sql: Sql, keyId: number): Promise<Balance> {
+  const [row] = await sql`SELECT credits, credits_version FROM api_keys WHERE id = ${keyId}`;
+  return { credits: row.credits, version: row.credits_version };
+}
+
 /** Takes `amount` credits from the key for this process, or returns undefined when the balance is too low. */
 export async function reserveCredits(sql: Sql, keyId: number, amount: number, processId: number): Promise<Reservation | undefined> {
   const [row] = await sql`

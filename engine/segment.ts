@@ -128,7 +128,7 @@ export function selectSegment(analysis: Analysis, durationSeconds: number, hitPo
     if (hitPointSeconds < min || hitPointSeconds > max) {
       throw new EngineError(
         'hit_point_unreachable',
-        `hit_point_seconds ${hitPointSeconds} cannot be met: the track's peak is at ${analysis.peakSeconds.toFixed(2)} s, so with duration_seconds ${duration} the hit point must be from ${min.toFixed(2)} to ${max.toFixed(2)}`,
+        `hit_point_seconds ${hitPointSeconds} cannot be met: the track's peak is at ${analysis.peakSeconds.toFixed(2)} s, so with duration_seconds ${duration} the hit point must be from ${min.toFixed(2)} to ${max < duration ? max.toFixed(2) : `under ${duration}`}`,
         { min: Math.round(min * 100) / 100, max: Math.round(max * 100) / 100, peak_seconds: Math.round(analysis.peakSeconds * 100) / 100 },
       );
     }

@@ -61,6 +61,18 @@ test(`${route}: 402 insufficient_credits when the balance is empty, and the bala
   assert.equal(await balance(key), 0);
 });
 
+test(`${route}: the 402s of requests sent together report the balance that refused them, not the one seen at admission`, async () => {
+  const key = await server.newKey('pro');
+  await server.service.database.sql`UPDATE api_keys SET credits = 1 WHERE key_hash = ${hashApiKey(key)}`;
+  const responses = await Promise.all(Array.from({ length: 6 }, () => call(server.base, 'POST', route, key, { delay_ms: 50 })));
+  assert.deepEqual(responses.map((r) => r.status).sort(), [200, 402, 402, 402, 402, 402]);
+  for (const refused of responses.filter((r) => r.status === 402)) {
+    assert.equal(refused.body.message, 'insufficient credits: balance is 0, this request costs 1');
+    assert.equal(refused.headers.get('x-credits-remaining'), '0');
+  }
+  assert.equal(await balance(key), 0);
+});
+
 test(`${route}: a client that aborts before the response is not charged`, async () => {
   const key = await server.newKey('pro');
   const socket = await rawPost(server.base, route, key, { delay_ms: 400 });

@@ -93,3 +93,13 @@ test('a NUL character in any string of a body, or bytes that are not UTF-8, are 
   }
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
 });
+
+test('a query parameter on an endpoint that takes its parameters in the body is a 400 naming it, and costs nothing', async () => {
+  const before = (await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining;
+  for (const path of ['/search?limit=5', '/clip-plan?foo=1', '/download-track?track_id=x']) {
+    const response = await call(server.base, 'POST', `${API}${path}`, key, { query: 'calm', track_id: 'trk_0000000000000000' });
+    assert.equal(response.status, 400, `${path}: ${JSON.stringify(response.body)}`);
+    assert.match(response.body.message, /^unknown query parameter "(limit|foo|track_id)"; this endpoint takes no query parameters$/);
+  }
+  assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
+});

@@ -30,6 +30,7 @@ import type { Endpoint, EndpointDeps, RouteContext } from './endpoint.ts';
 import { errorReplyFor } from './error-reply.ts';
 import { errorReply, writeHead, writeReply, type Reply } from './reply.ts';
 import { streamFile } from './stream-file.ts';
+import { rejectQueryParameters } from './query.ts';
 
 export interface Incoming {
   authorization: string;
@@ -162,6 +163,8 @@ async function admit(deps: EndpointDeps, res: HttpResponse, incoming: Incoming, 
  */
 async function parse(endpoint: Endpoint, incoming: Incoming, admission: Admission, answerNow: boolean): Promise<Work> {
   const body = incoming.body ? parseJsonObject(await incoming.body) : undefined;
+  // A body endpoint's parameters are all in its body (a GET endpoint checks its own query).
+  if (endpoint.jsonBody) rejectQueryParameters(incoming.query, []);
   const idempotencyKey = idempotencyKeyOf(incoming.idempotencyHeader);
   const ctx: RouteContext = {
     admission, body, query: incoming.query, params: incoming.params, requestId: incoming.requestId,
@@ -208,7 +211,7 @@ async function chargeAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits
 async function reserveAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits: number): Promise<Served> {
   if (endpoint.cost > 0) {
     const balance = await bill.reserve();
-    if (balance === undefined) throw insufficientCredits(credits, endpoint.cost);
+    if (balance === undefined) throw insufficientCredits(await bill.refusedBalance(), endpoint.cost);
     credits = balance;
   }
   work.ctx.creditsRemaining = credits;
@@ -252,6 +255,7 @@ async function settle(
         // The answer failed, or the key was refused after its early charge.
         if (balance !== undefined) credits = (await bill.giveBack()) ?? credits;
       } else if (balance === undefined) {
+        credits = await bill.refusedBalance();
         reply = errorReplyFor(insufficientCredits(credits, endpoint.cost), requestId, deps.log);
       } else if (client.aborted) {
         credits = (await bill.giveBack()) ?? credits;
@@ -262,6 +266,8 @@ async function settle(
         // Not kept (the database just went away): a replay makes the reply again instead.
         if (stored) await bill.keepBody(stored).catch((err) => deps.log(`request ${requestId}: reply body not kept for its Idempotency-Key`, err));
       }
+    } else if (!bill.reserved && bill.balance) {
+      credits = bill.balance.credits; // refused as too low: the balance that refused it
     } else if (bill.reserved) {
       credits = served?.reservedCredits ?? credits;
       const success = served?.reply !== undefined && served.reply.status < 400 && !client.aborted;

@@ -20,8 +20,9 @@ export function integerQueryParameter(
 ): number {
   const raw = query.get(name);
   if (raw === null) return rule.fallback;
-  const value = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(value) || value < rule.min || value > rule.max) {
+  // Up to 16 digits: every safe integer, and no digit string so long that Number() rounds it into range.
+  const value = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
     throw invalidParameters(`${name} must be an integer from ${rule.min} to ${rule.max}, got "${raw}"`);
   }
   return value;
