@@ -92,6 +92,9 @@ export function readMetadata(dir: string): MetadataResult {
   return { entries, rejected };
 }
 
+/** What no text of the catalog may hold: a NUL (PostgreSQL text cannot) or a lone surrogate (not Unicode text). */
+const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
+
 function validateEntry(raw: Record<string, unknown>): TrackMetadata {
   for (const field of Object.keys(raw)) if (!KNOWN_FIELDS.has(field)) throw new Error(`unknown metadata field "${field}"`);
   const text = (field: string, required: boolean) => {
@@ -101,12 +104,14 @@ function validateEntry(raw: Record<string, unknown>): TrackMetadata {
       return undefined;
     }
     if (typeof value !== 'string' || value.trim() === '') throw new Error(`"${field}" must be a non-empty string`);
+    if (UNSTORABLE.test(value)) throw new Error(`"${field}" holds a NUL character or a lone surrogate`);
     return value.trim();
   };
   const list = (field: string, vocabulary?: readonly string[]) => {
     const value = raw[field];
     if (value === undefined) return undefined;
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error(`"${field}" must be a list of strings`);
+    if (value.some((v: string) => UNSTORABLE.test(v))) throw new Error(`"${field}" holds a NUL character or a lone surrogate`);
     if (!vocabulary) return value.map((v: string) => v.trim());
     // Known values are written as the vocabulary spells them; others are kept (spec: further values occur).
     return value.map((v: string) => canonical(v, vocabulary) ?? v.trim());

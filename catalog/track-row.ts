@@ -55,6 +55,8 @@ export async function trackRow(deps: { pool: EnginePool; storage: CatalogStorage
     const { analysis, bytes: analysisBytes, preview } = await analyseWithPreview(pool, await clipMasterPath(storage, files), duration).catch((err: Error) => {
       throw new Error(`analysis failed: ${err.message}`);
     });
+    // Silence (or only what no one hears: a DC offset, below the gate) has no tempo, key or peak to give.
+    if (analysis.loudnessLufs === null) throw new Error('silent: no audible signal (loudness below the -70 LUFS gate)');
     return {
       id: trackIdOf(sha256),
       ...files,

@@ -90,5 +90,13 @@ function samplesOf(view: DataView, start: number, frames: number, format: WavFor
     for (let i = 0, at = start + c * bytesPerSample; i < frames; i++, at += format.blockAlign) out[i] = read(at);
     return out;
   });
+  // Float samples can be NaN or infinite, which no encoder or analysis can use: one such sample
+  // silences a stretch of the encoded clip, many of them the whole track.
+  if (format.float) {
+    for (const channel of channels) {
+      const at = channel.findIndex((x) => !Number.isFinite(x));
+      if (at >= 0) throw invalid(`a float sample that is not a number (NaN or infinite) at ${(at / format.sampleRate).toFixed(3)} s`);
+    }
+  }
   return { sampleRate: format.sampleRate, channels };
 }

@@ -14,6 +14,8 @@ import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { climaxPiece, drumPattern } from '../support/synth.ts';
 import { mp3Of } from '../support/audio.ts';
 import { fileStorage } from '../../catalog/storage/file-storage.ts';
+import { flacBytes, wavBytes } from '../support/master-files.ts';
+import { execFileSync } from 'node:child_process';
 
 let fixture: CatalogFixture;
 let sql: Sql;
@@ -167,4 +169,45 @@ test('CSV validation messages are those of JSON sidecars: a bad value names its 
   assert.equal(rejected.get('b.mp3'), '"bpm" must be a number from 20 to 300');
   assert.equal(rejected.get('c.mp3'), 'metadata lacks "title"');
   assert.equal(rejected.get('d.mp3'), 'key "H major" must look like "A minor" or "C# major"');
+});
+
+test('entries no master can be are each rejected with their reason, and the rest of the folder goes through', async () => {
+  const dir = folder('odd-entries');
+  const store = path.join(root, 'store-odd');
+  const at = (file: string) => path.join(dir, file);
+  const beat = drumPattern(121, 12, 0.5, 31); // a pattern no other test ingests
+  fs.writeFileSync(at('good.mp3'), await mp3Of(beat));
+  // A FLAC named as a WAV is read by its content, and a copy of it is the same track.
+  const flac = flacBytes([beat], 44100, 16);
+  fs.writeFileSync(at('flac-named.wav'), flac);
+  fs.writeFileSync(at('z-copy.flac'), flac);
+  fs.mkdirSync(at('folder.mp3'));
+  execFileSync('mkfifo', [at('pipe.wav')]); // read, it would block the run for ever
+  fs.symlinkSync('loop.mp3', at('loop.mp3'));
+  fs.symlinkSync('/nonexistent/x.wav', at('dangling.wav'));
+  fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.mp3')]), await mp3Of(drumPattern(100, 12)));
+  fs.writeFileSync(at('tune.ogg'), 'OggS');
+  const nan = Float32Array.from(beat);
+  nan[44100 * 6] = Number.NaN;
+  fs.writeFileSync(at('nan.wav'), wavBytes([nan], 44100, 'float32'));
+  fs.writeFileSync(at('silent.wav'), wavBytes([new Float32Array(44100 * 12)], 44100, 'pcm16'));
+  const listed = ['good.mp3', 'flac-named.wav', 'z-copy.flac', 'folder.mp3', 'pipe.wav', 'loop.mp3', 'dangling.wav', 'tune.ogg', 'nan.wav', 'silent.wav'];
+  const entries: Record<string, string>[] = listed.map((file) => ({ file, title: file, artist: 'Odd' }));
+  entries.push({ file: 'nul.mp3', title: 'Null\u0000byte', artist: 'Odd' });
+  fs.writeFileSync(at('metadata.json'), JSON.stringify(entries));
+
+  const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
+  assert.deepEqual(report.ingested.map((t) => t.file), ['flac-named.wav', 'good.mp3']);
+  assert.deepEqual(report.unchanged.map((t) => t.file), ['z-copy.flac']);
+  assert.equal(report.unchanged[0].id, report.ingested[0].id);
+  const reasons = Object.fromEntries(report.rejected.map((r) => [r.file, r.reason]));
+  assert.match(reasons['folder.mp3'], /not a regular file/);
+  assert.match(reasons['pipe.wav'], /not a regular file/);
+  assert.match(reasons['loop.mp3'], /cannot be read: ELOOP/);
+  assert.match(reasons['dangling.wav'], /cannot be read: ENOENT/);
+  assert.match(reasons['bad-\ufffd\ufffd.mp3'], /its name is not valid UTF-8/);
+  assert.match(reasons['tune.ogg'], /not a master format: MP3, WAV or FLAC/);
+  assert.match(reasons['nan.wav'], /not a number \(NaN or infinite\) at 6\.000 s/);
+  assert.match(reasons['silent.wav'], /^silent/);
+  assert.match(reasons['nul.mp3'], /metadata: "title" holds a NUL character/);
 });
