@@ -10,6 +10,7 @@ import type { QueryUnderstanding } from './understand.ts';
 import type { Facets } from './facets.ts';
 import { queryTrigrams } from './trigrams.ts';
 import { tokens } from './tokens.ts';
+import { queryPhraseTerms } from './tag-phrases.ts';
 import { intentBoost, intentOf, statesValues, type Intent } from './intent.ts';
 
 /** Weight of the stated values' concept beside each concept the query names (1): a lift, not the query's meaning. */
@@ -34,7 +35,7 @@ export async function indexQueryOf(live: LiveSearchIndex, understanding: QueryUn
   const inferred = useIntent && statesValues(intent);
   const boost = { concept: intentBoost(intent), phrase: 'intent', negated: false, strength: INTENT_STRENGTH };
   const query: IndexQuery = {
-    terms: await live.terms(understood.textWords),
+    terms: [...(await live.terms(understood.textWords)), ...queryPhraseTerms(understood.textWords)],
     nameTrigrams: queryTrigrams(request.query),
     concepts: inferred ? [...understood.concepts, boost] : understood.concepts,
     conceptTerms: await Promise.all(understood.concepts.map((c) => (c.negated ? [] : live.terms(tokens(c.phrase))))),

@@ -29,6 +29,7 @@ import { createNumbering } from './numbering.ts';
 import { diversePage, DIVERSITY_POOL, type PageCandidate } from './diverse-page.ts';
 import { createSimilarity } from './similarity.ts';
 import { createCatalogGrounding } from './catalog-grounding.ts';
+import { tagPhraseTerms } from './tag-phrases.ts';
 
 type FacetCounter = ReturnType<typeof createFacetCounter>;
 
@@ -40,6 +41,7 @@ export interface IndexedTrack {
   names: string;
   artist: string;
   genre: string | null;
+  subgenres: string[];
   moods: string[];
   instruments: string[];
   has_vocals: boolean | null;
@@ -129,7 +131,7 @@ export function createSearchIndex(meaning: ValueMeaning) {
     tallies.add(facts.tagSetOf.data[doc], facts.bpmBinOf.data[doc], 1);
     similarity.add(doc, track.key, track.timbre);
     names.add(doc, track.names);
-    text.add(doc, track.document);
+    text.add(doc, track.document, tagPhraseTerms([...(track.genre ? [track.genre] : []), ...track.subgenres, ...track.moods, ...track.instruments]));
     scratchSpace.grow(ids.length);
     scratchSpace.growGroups(tagGroups.count());
   }

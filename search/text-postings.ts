@@ -6,7 +6,10 @@
 // few distinct lengths, so each document keeps its length's number, and a search works out the
 // length part of BM25 once per distinct length.
 import { column, float32, int32, push, type Column } from './typed-column.ts';
-import { BM25_K1, idf, lengthPart, saturatedWith, weightedCount } from './bm25.ts';
+import { BM25_K1, FIELD_WEIGHT, idf, lengthPart, saturatedWith, weightedCount } from './bm25.ts';
+
+/** A tag's phrase term counts as one mention in the tags' field (class B). */
+const TAG_FIELD_WEIGHT = FIELD_WEIGHT.B;
 import { parseTsvector } from './tsvector.ts';
 import { addDoc } from './doc-bitsets.ts';
 import type { Scratch } from './scratch.ts';
@@ -70,20 +73,28 @@ export function createTextPostings() {
   }
 
   return {
-    /** Adds document `doc` (the next number) with its tsvector as text. */
-    add(doc: number, tsvector: string) {
+    /**
+     * Adds document `doc` (the next number) with its tsvector as text, and its tags' phrase terms
+     * (tag-phrases.ts) as terms of a tag's field. A phrase repeats words the tsvector has, so it
+     * does not lengthen the document.
+     */
+    add(doc: number, tsvector: string, phraseTerms: string[] = []) {
       let length = 0;
-      for (const { lexeme, classes } of parseTsvector(tsvector)) {
+      const posting = (lexeme: string, tf: number) => {
         let list = postings.get(lexeme);
         if (!list) {
           postings.set(lexeme, (list = { docs: column(int32, 4), frequencies: column(float32, 4) }));
           vocabulary = null;
         }
-        const tf = weightedCount(classes);
-        length += tf;
         push(list.docs, doc);
         push(list.frequencies, tf);
+      };
+      for (const { lexeme, classes } of parseTsvector(tsvector)) {
+        const tf = weightedCount(classes);
+        length += tf;
+        posting(lexeme, tf);
       }
+      for (const term of phraseTerms) posting(term, TAG_FIELD_WEIGHT);
       const stored = Math.fround(length); // as a float32 column kept it, which the ranking's figures were made with
       let number = lengthNumbers.get(stored);
       if (number === undefined) {

@@ -20,6 +20,7 @@ import { openWordNet } from '../search/wordnet.ts';
 import { createValueMeaning } from '../search/value-meaning.ts';
 import type { ValueMeaning } from '../search/query-profile.ts';
 import { createTestDatabase } from './support/database.ts';
+import { queryPhraseTerms } from '../search/tag-phrases.ts';
 
 let server: TestServer;
 let key: string;
@@ -117,14 +118,27 @@ test('text ranks by how distinctive a word is in this catalog: a rare word outwe
 });
 
 /** An index of tracks given as tsvector text (description class C), genre, moods and artist. */
-async function indexOf(tracks: { id: string; text: string; genre?: string; moods?: string[]; artist?: string }[], meaning: ValueMeaning = () => new Map()) {
+async function indexOf(tracks: { id: string; text: string; genre?: string; subgenres?: string[]; moods?: string[]; instruments?: string[]; artist?: string }[], meaning: ValueMeaning = () => new Map()) {
   const index = createSearchIndex(meaning);
   for (const t of tracks) {
     const [{ v }] = await sql<{ v: string }[]>`SELECT setweight(to_tsvector('english', ${t.text}), 'C')::text AS v`;
-    index.upsert({ id: t.id, document: v, names: t.id, artist: t.artist ?? t.id, genre: t.genre ?? null, moods: t.moods ?? [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+    index.upsert({ id: t.id, document: v, names: t.id, artist: t.artist ?? t.id, genre: t.genre ?? null, subgenres: t.subgenres ?? [], moods: t.moods ?? [], instruments: t.instruments ?? [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   return index;
 }
+
+test('a tag of several words that the query names outranks its words spread over other tags', async () => {
+  const index = await indexOf([
+    ...Array.from({ length: 6 }, (_, i) => ({ id: `spread-${i}`, text: 'bass drum electronic', instruments: ['Bass', 'Drum Machine'] })),
+    { id: 'tagged', text: 'bass drum electronic', instruments: ['Bass', 'Drum Machine'], subgenres: ['Drum and Bass'] },
+  ]);
+  const search = (terms: string[]) => index.search({ terms, nameTrigrams: new Set(), concepts: [], anything: false, filters: {}, want: 3 }).top.map((t) => t.id);
+  // The words alone tie (every document has the same words and tags but the one): ties go by id.
+  assert.equal(search(['drum', 'bass'])[0], 'spread-0');
+  assert.equal(search(['drum', 'bass', ...queryPhraseTerms(['drum', 'and', 'bass'])])[0], 'tagged');
+  // A run that is only part of the tag ("drum and") is not the tag.
+  assert.equal(search(['drum', ...queryPhraseTerms(['drum', 'and'])])[0], 'spread-0');
+});
 
 test('a concept leans on the tags its own words go with in this catalog, for tracks that never say them', async () => {
   const understanding = createQueryUnderstanding(musicLexicon(), openWordNet());
@@ -270,7 +284,7 @@ test('equal scores are ordered by id, for our ids and for ids of any other form'
   const index = createSearchIndex(() => new Map());
   const ids = ['trk_00000000000000ff', 'trk_0000000000000100', 'trk_custom', 'trk_0000000100000000', 'track-9', 'trk_00000000000000fe'];
   for (const id of ids) {
-    index.upsert({ id, document: "'piano':1A", names: 'same name', artist: 'same artist', genre: null, moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
+    index.upsert({ id, document: "'piano':1A", names: 'same name', artist: 'same artist', genre: null, subgenres: [], moods: [], instruments: [], has_vocals: null, bpm: null, key: null, energy_level: null, timbre: null, removed: false, summary: '{}' });
   }
   const query = (want: number) => ({ terms: ['piano'], nameTrigrams: new Set<string>(), concepts: [], anything: false, filters: {}, want });
   const found = index.search(query(10));
