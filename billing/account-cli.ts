@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { databaseLocation } from '../db/environment.ts';
 import { openDatabase, type Sql } from '../db/connect.ts';
-import { runCommand, usageError } from '../db/command-line.ts';
+import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { createAccount, emailProblem, findAccountByEmail, setPassword } from './accounts.ts';
 import { oneTimePassword } from './passwords.ts';
 
@@ -15,7 +15,7 @@ const USAGE = `usage:
 
 const DEFAULT_TIER = 'free';
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], onStop: OnStop): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { email: { type: 'string' }, tier: { type: 'string' } } });
   const [command, ...rest] = positionals;
   if (!['create', 'list', 'reset-password'].includes(command) || rest.length > 0) return usageError(`unknown command "${[command ?? '', ...rest].join(' ')}"`, USAGE);
@@ -26,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = databaseLocation();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
+  onStop(() => db.close());
   try {
     if (command === 'create') return await create(db.sql, values.email!, values.tier ?? DEFAULT_TIER);
     if (command === 'reset-password') return await resetPassword(db.sql, values.email!);

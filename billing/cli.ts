@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { databaseLocation } from '../db/environment.ts';
 import { openDatabase } from '../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
-import { runCommand, usageError } from '../db/command-line.ts';
+import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { findAccountByEmail } from './accounts.ts';
 
 const USAGE = `usage:
@@ -12,7 +12,7 @@ const USAGE = `usage:
   npm run keys -- list
   npm run keys -- revoke PREFIX`;
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], onStop: OnStop): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
 
   const config = databaseLocation();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
+  onStop(() => db.close());
   try {
     if (command === 'create') {
       const tiers = await db.sql<{ name: string }[]>`SELECT name FROM tiers ORDER BY name`;

@@ -8,7 +8,7 @@ import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
 import { progressBar } from './progress.ts';
-import { runCommand, usageError } from '../db/command-line.ts';
+import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { openCatalogStorage, storageLocation } from './storage/open-storage.ts';
 
 const USAGE = `usage:
@@ -17,7 +17,7 @@ const USAGE = `usage:
   npm run catalog -- remove TRACK_ID                                 withdraw a track (downloads give 404)
   npm run catalog -- list`;
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], onStop: OnStop): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { tracks: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
   const [command, argument] = positionals;
   const config = { ...databaseLocation(), workers: integerFromEnvironment('WORKERS', os.availableParallelism(), 1) };
@@ -34,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   if (!['ingest', 'remove', 'list'].includes(command)) return fail(`unknown command "${command ?? ''}"`);
   if ((command === 'ingest' || command === 'remove') && !argument) return fail(`${command} needs ${command === 'ingest' ? 'a folder' : 'a track id'}`);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 4 });
+  onStop(() => db.close());
   try {
     if (command === 'list') {
       for (const t of await listTracks(db.sql)) {

@@ -1,4 +1,4 @@
-// What every `npm run <tool>` command shares: exit codes and error printing.
+// What every `npm run <tool>` command shares: exit codes, error printing, and stopping on a signal.
 
 /** Prints the problem and the usage; returns the exit code for a usage error. */
 export function usageError(message: string, usage: string): number {
@@ -6,11 +6,32 @@ export function usageError(message: string, usage: string): number {
   return 2;
 }
 
-/** Runs a command's main with the process arguments and exits with its code (1 on an unexpected error). */
-export function runCommand(main: (argv: string[]) => Promise<number>): void {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+/** Registers what a command must undo if a signal stops it (the embedded database it started, first of all). */
+export type OnStop = (undo: () => Promise<void>) => void;
+
+/** Exit codes of a process stopped by a signal: 128 + the signal's number. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * Runs a command's main with the process arguments and exits with its code (1 on an unexpected
+ * error). On SIGINT or SIGTERM sent to this process alone (a terminal's Ctrl-C reaches the
+ * database's process too; `kill` does not), what main registered is undone, newest first, before
+ * it exits: without it, Node's default exit would leave an embedded PostgreSQL running.
+ */
+export function runCommand(main: (argv: string[], onStop: OnStop) => Promise<number>): void {
+  const undos: (() => Promise<void>)[] = [];
+  let stopping = false; // then main's own end (an error, as its database goes) is not the exit
+  const stop = async (signal: keyof typeof SIGNAL_EXIT_CODES) => {
+    stopping = true;
+    console.error(`${signal}: stopping`);
+    for (const undo of undos.reverse()) await undo().catch((err) => console.error(err instanceof Error ? err.message : err));
+    process.exit(SIGNAL_EXIT_CODES[signal]);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stop(signal));
+  main(process.argv.slice(2), (undo) => undos.push(undo)).then(
+    (code) => stopping || process.exit(code),
     (err) => {
+      if (stopping) return;
       console.error(err instanceof Error ? err.message : err);
       process.exit(1);
     },

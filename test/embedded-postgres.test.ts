@@ -10,6 +10,8 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { spawnServer, stopLeftovers, type SpawnedServer } from './support/server.ts';
 import { API } from './support/http.ts';
+import { mp3Of } from './support/audio.ts';
+import { drumPattern } from './support/synth.ts';
 
 const LEFTOVER_STOP_MS = 10_000;
 const TOOL_TIMEOUT_MS = 60_000;
@@ -184,6 +186,37 @@ test('a tool that started PostgreSQL leaves it running for a server that attache
   } finally {
     if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
     await stopLeftovers([attached]);
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a catalog ingest stopped by a signal to its own process alone stops the PostgreSQL it started', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  const folder = path.join(dataDir, 'in');
+  fs.mkdirSync(folder);
+  const files = ['a.mp3', 'b.mp3', 'c.mp3'];
+  for (const [i, file] of files.entries()) fs.writeFileSync(path.join(folder, file), await mp3Of(drumPattern(100 + i, 20)));
+  fs.writeFileSync(path.join(folder, 'metadata.json'), JSON.stringify(files.map((file) => ({ file, title: file, artist: 'Stopped' }))));
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', WORKERS: '1' };
+  let tool: Tool | undefined;
+  try {
+    const ingest = (tool = spawnTool(['catalog/cli.ts', 'ingest', folder], env));
+    const deadline = Date.now() + TOOL_TIMEOUT_MS;
+    const started = () => {
+      const pid = postmasterPid(dataDir); // the file is written before its first line is
+      return pid !== undefined && pid > 0 && isAlive(pid);
+    };
+    while (!started() && ingest.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pgPid = postmasterPid(dataDir)!;
+    assert.ok(started(), `the ingest started PostgreSQL:\n${ingest.output()}`);
+    await new Promise((r) => setTimeout(r, 1000)); // its files being made
+    ingest.child.kill('SIGINT'); // this process only, as `kill -INT` sends it: not the database's
+    assert.equal(await ingest.exited, 130, ingest.output());
+    assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the ingest started is stopped with it');
+  } finally {
+    if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
     await stopLeftoverPostgres(dataDir);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
