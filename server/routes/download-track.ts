@@ -38,7 +38,7 @@ function numberField(body: Record<string, unknown>, name: string): number | unde
 }
 
 function modeField(body: Record<string, unknown>): ClipMode {
-  const mode = body.mode ?? 'segment';
+  const mode = body.mode === undefined ? 'segment' : body.mode; // null is no mode, as null is no duration
   if (typeof mode !== 'string' || !(CLIP_MODES as readonly string[]).includes(mode)) {
     throw invalidParameters(`mode must be one of ${CLIP_MODES.join(', ')}, got ${describeValue(mode)}`);
   }
