@@ -102,6 +102,9 @@ test('a key made in the dashboard works on the API until it is revoked there; CS
   const farKey = await client.call('GET', '/dashboard/api/usage?key_id=99999999999'); // past 10 digits, still an id
   assert.equal(farKey.status, 200);
   assert.equal((await farKey.json()).usage.length, 0);
+  const withQuery = await client.call('POST', '/dashboard/api/keys?limit=3', { name: 'My app' });
+  assert.equal(withQuery.status, 400);
+  assert.equal((await withQuery.json()).message, 'unknown query parameter "limit"; this endpoint takes no query parameters');
   assert.equal((await client.json('GET', '/dashboard/api/keys')).keys.length, 0, 'refused calls changed nothing');
 
   const created = await client.json('POST', '/dashboard/api/keys', { name: 'My app' });

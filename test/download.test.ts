@@ -274,6 +274,10 @@ test('previews: signed, expiring, free; Range, ETag and Cache-Control', async ()
   assert.equal(outside.headers.get('content-range'), `bytes */${expected.length}`);
   const cached = await fetch(url, { headers: { 'if-none-match': etag } });
   assert.equal(cached.status, 304);
+  // The file name percent-encoded, as the API's other path ids may be: the same preview.
+  const encoded = url.replace('/previews/t', '/previews/%74');
+  assert.notEqual(encoded, url);
+  assert.equal((await fetch(encoded)).status, 200);
   // If-None-Match compares weakly: a cache that kept the tag as weak still gets its 304.
   assert.equal((await fetch(url, { headers: { 'if-none-match': `"other", W/${etag}` } })).status, 304);
   assert.equal((await fetch(url, { headers: { 'if-none-match': '"other"' } })).status, 200);

@@ -16,6 +16,7 @@ import type { Sql } from '../../db/connect.ts';
 import { csrfTokenMatches, findSession, type Session } from '../../billing/sessions.ts';
 import { cookieValue, SESSION_COOKIE } from './cookies.ts';
 import { DASHBOARD_HEADERS } from './headers.ts';
+import { rejectQueryParameters } from '../http/query.ts';
 
 // The status a request is recorded with when its client went away before the reply.
 const CLIENT_CLOSED = 499;
@@ -54,6 +55,8 @@ export interface DashboardRoute {
   page?: boolean;
   /** A GET that acts (a call with one of the account's keys): needs the CSRF token as a POST does. */
   csrf?: boolean;
+  /** A call of an API endpoint with one of the account's keys (?key_id=, keyed-endpoint.ts), which checks its own query. */
+  keyed?: boolean;
   /** The reply, or the status of one the route wrote itself (through the API's pipeline). */
   handle(req: DashboardRequest, session: Session | undefined): Promise<Reply | Sent>;
 }
@@ -104,7 +107,7 @@ function handle(deps: DashboardDeps, route: DashboardRoute, res: HttpResponse, r
 }
 
 async function run(deps: DashboardDeps, route: DashboardRoute, request: DashboardRequest): Promise<Reply | Sent> {
-  if (route.access === 'public') return route.handle(request, undefined);
+  if (route.access === 'public') return handled(route, request, undefined);
   const session = await findSession(deps.sql, cookieValue(request.cookies, SESSION_COOKIE));
   if (!session) {
     if (route.page) return { status: 303, headers: { Location: '/dashboard/login' }, body: '' };
@@ -116,6 +119,13 @@ async function run(deps: DashboardDeps, route: DashboardRoute, request: Dashboar
     if (route.page) return { status: 303, headers: { Location: '/dashboard/password' }, body: '' };
     throw new ApiError(403, 'password_change_required', 'this account signed in with a one-time password: choose a new password first (POST /dashboard/api/password)');
   }
+  return handled(route, request, session);
+}
+
+/** The route's reply, once its query is checked (after the session's checks, as the API checks its key first). */
+function handled(route: DashboardRoute, request: DashboardRequest, session: Session | undefined): Promise<Reply | Sent> {
+  // A POST's parameters are in its body; a catalog call's key_id is read, and the rest refused, by keyed-endpoint.ts.
+  if (route.method === 'post' && !route.keyed) rejectQueryParameters(request.query, []);
   return route.handle(request, session);
 }
 

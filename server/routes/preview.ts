@@ -10,18 +10,19 @@ import { TRACK_ID } from '../../catalog/store.ts';
 import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 import { checkPreviewSignature, parseRange } from '../previews.ts';
 import { quoted } from '../http/value-preview.ts';
+import { pathParameter } from '../http/path-parameter.ts';
 
 export function previewHandler(deps: { tracks: TrackLookup; storage: CatalogStorage; secret: string }) {
   const files = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.length });
   return async (req: HttpRequest): Promise<Reply> => {
     // Read everything from req before the first await.
-    const file = req.getParameter(0) ?? '';
+    const file = pathParameter(req, 0);
     const query = new URLSearchParams(req.getQuery() ?? '');
     const range = req.getHeader('range');
     const ifNoneMatch = req.getHeader('if-none-match');
 
     const trackId = file.endsWith('.mp3') ? file.slice(0, -4) : '';
-    if (!TRACK_ID.test(trackId)) throw new ApiError(404, 'not_found', `no preview "${file}"`);
+    if (!TRACK_ID.test(trackId)) throw new ApiError(404, 'not_found', `no preview ${quoted(file)}`);
     const check = checkPreviewSignature(deps.secret, trackId, query.get('exp'), query.get('sig'));
     if (!check.ok) throw new ApiError(403, 'forbidden', check.reason);
     const track = await deps.tracks.find(trackId);

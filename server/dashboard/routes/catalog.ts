@@ -14,7 +14,7 @@ export interface CatalogEndpoints {
 
 export function catalogRoutes(deps: EndpointDeps, endpoints: CatalogEndpoints): DashboardRoute[] {
   const route = (method: 'get' | 'post', path: string, endpoint: Endpoint): DashboardRoute =>
-    ({ method, path: `/dashboard/api/catalog${path}`, paramCount: endpoint.paramCount, access: 'signed-in', csrf: true, handle: keyedEndpoint(deps, endpoint) });
+    ({ method, path: `/dashboard/api/catalog${path}`, paramCount: endpoint.paramCount, access: 'signed-in', csrf: true, keyed: true, handle: keyedEndpoint(deps, endpoint) });
   return [
     route('post', '/search', endpoints.search),
     route('get', '/tracks/:id/analysis', endpoints.analysis),
