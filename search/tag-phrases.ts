@@ -11,18 +11,15 @@ const PHRASE_MARK = '\u0001';
 /** A query's runs of up to this many words are read as tag phrases (the longest tags have 3). */
 const MAX_PHRASE_WORDS = 4;
 
-/** The phrase term of a tag of two or more words; undefined for a one-word tag. */
-export function tagPhraseTerm(tag: string): string | undefined {
-  const words = tokens(tag);
-  return words.length > 1 ? PHRASE_MARK + words.join(' ') + PHRASE_MARK : undefined;
-}
+/** The phrase term of a run of words. */
+const phraseTerm = (words: string[]) => PHRASE_MARK + words.join(' ') + PHRASE_MARK;
 
 /** The phrase terms of a track's tags: one per tag of two or more words. */
 export function tagPhraseTerms(tags: Iterable<string>): string[] {
   const terms = new Set<string>();
   for (const tag of tags) {
-    const term = tagPhraseTerm(tag);
-    if (term) terms.add(term);
+    const words = tokens(tag);
+    if (words.length > 1) terms.add(phraseTerm(words));
   }
   return [...terms];
 }
@@ -31,7 +28,7 @@ export function tagPhraseTerms(tags: Iterable<string>): string[] {
 export function queryPhraseTerms(words: string[]): string[] {
   const terms = new Set<string>();
   for (let i = 0; i < words.length; i++) {
-    for (let n = 2; n <= MAX_PHRASE_WORDS && i + n <= words.length; n++) terms.add(PHRASE_MARK + words.slice(i, i + n).join(' ') + PHRASE_MARK);
+    for (let n = 2; n <= MAX_PHRASE_WORDS && i + n <= words.length; n++) terms.add(phraseTerm(words.slice(i, i + n)));
   }
   return [...terms];
 }

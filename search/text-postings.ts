@@ -7,12 +7,12 @@
 // length part of BM25 once per distinct length.
 import { column, float32, int32, push, type Column } from './typed-column.ts';
 import { BM25_K1, FIELD_WEIGHT, idf, lengthPart, saturatedWith, weightedCount } from './bm25.ts';
-
-/** A tag's phrase term counts as one mention in the tags' field (class B). */
-const TAG_FIELD_WEIGHT = FIELD_WEIGHT.B;
 import { parseTsvector } from './tsvector.ts';
 import { addDoc } from './doc-bitsets.ts';
 import type { Scratch } from './scratch.ts';
+
+/** A tag's phrase term counts as one mention in the tags' field (class B). */
+const TAG_FIELD_WEIGHT = FIELD_WEIGHT.B;
 
 interface Postings {
   docs: Column<Int32Array>;
@@ -72,6 +72,17 @@ export function createTextPostings() {
     }
   }
 
+  /** Appends `doc` with frequency `tf` to the lexeme's postings (made on first use). */
+  function addPosting(lexeme: string, doc: number, tf: number) {
+    let list = postings.get(lexeme);
+    if (!list) {
+      postings.set(lexeme, (list = { docs: column(int32, 4), frequencies: column(float32, 4) }));
+      vocabulary = null;
+    }
+    push(list.docs, doc);
+    push(list.frequencies, tf);
+  }
+
   return {
     /**
      * Adds document `doc` (the next number) with its tsvector as text, and its tags' phrase terms
@@ -80,21 +91,12 @@ export function createTextPostings() {
      */
     add(doc: number, tsvector: string, phraseTerms: string[] = []) {
       let length = 0;
-      const posting = (lexeme: string, tf: number) => {
-        let list = postings.get(lexeme);
-        if (!list) {
-          postings.set(lexeme, (list = { docs: column(int32, 4), frequencies: column(float32, 4) }));
-          vocabulary = null;
-        }
-        push(list.docs, doc);
-        push(list.frequencies, tf);
-      };
       for (const { lexeme, classes } of parseTsvector(tsvector)) {
         const tf = weightedCount(classes);
         length += tf;
-        posting(lexeme, tf);
+        addPosting(lexeme, doc, tf);
       }
-      for (const term of phraseTerms) posting(term, TAG_FIELD_WEIGHT);
+      for (const term of phraseTerms) addPosting(term, doc, TAG_FIELD_WEIGHT);
       const stored = Math.fround(length); // as a float32 column kept it, which the ranking's figures were made with
       let number = lengthNumbers.get(stored);
       if (number === undefined) {

@@ -12,11 +12,11 @@ import { newRequestId } from '../http/request-id.ts';
 import { writeReply, type Reply } from '../http/reply.ts';
 import { pathParameter } from '../http/path-parameter.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { rejectQueryParameters } from '../http/query.ts';
 import type { Sql } from '../../db/connect.ts';
 import { csrfTokenMatches, findSession, type Session } from '../../billing/sessions.ts';
 import { cookieValue, SESSION_COOKIE } from './cookies.ts';
 import { DASHBOARD_HEADERS } from './headers.ts';
-import { rejectQueryParameters } from '../http/query.ts';
 
 // The status a request is recorded with when its client went away before the reply.
 const CLIENT_CLOSED = 499;
