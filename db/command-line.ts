@@ -24,6 +24,11 @@ export function runCommand(main: (argv: string[], onStop: OnStop) => Promise<num
   const stop = async (signal: keyof typeof SIGNAL_EXIT_CODES) => {
     stopping = true;
     console.error(`${signal}: stopping`);
+    // Work still in flight fails as its database goes, in ways main no longer awaits: postgres.js
+    // 3.4.9 can reject a promise nobody holds, or throw from a timer, when a connection closes under
+    // a statement. Those failures are this stop's expected end, not the exit: the undos still run.
+    process.on('unhandledRejection', ignoreWhileStopping);
+    process.on('uncaughtException', ignoreWhileStopping);
     for (const undo of undos.reverse()) await undo().catch((err) => console.error(err instanceof Error ? err.message : err));
     process.exit(SIGNAL_EXIT_CODES[signal]);
   };
@@ -37,3 +42,5 @@ export function runCommand(main: (argv: string[], onStop: OnStop) => Promise<num
     },
   );
 }
+
+function ignoreWhileStopping(): void {}
