@@ -51,9 +51,9 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
     const storage = await openCatalogStorage(storageLocation(), config.dataDir);
     try {
       const report = await ingestFolder({ sql: db.sql, pool, dir: path.resolve(argument), storage, onProgress: progressBar('ingesting') });
-      for (const t of report.ingested) console.log(`ingested  ${t.id}  ${t.file}`);
-      for (const t of report.unchanged) console.log(`unchanged ${t.id}  ${t.file}`);
-      for (const t of report.rejected) console.log(`rejected  ${t.file}: ${t.reason}`);
+      for (const t of report.ingested) console.log(`ingested  ${t.id}  ${shownName(t.file)}`);
+      for (const t of report.unchanged) console.log(`unchanged ${t.id}  ${shownName(t.file)}`);
+      for (const t of report.rejected) console.log(`rejected  ${shownName(t.file)}: ${shownName(t.reason)}`);
       console.log(`${report.ingested.length} ingested, ${report.unchanged.length} unchanged, ${report.rejected.length} rejected`);
       return report.rejected.length ? 3 : 0;
     } finally {
@@ -63,6 +63,14 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+// Control characters and direction overrides a file name may hold (a newline, an escape sequence).
+const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+/** A name or reason as the report prints it: as it is, or quoted with escapes when it holds a control character, so that one file stays one line. */
+function shownName(file: string): string {
+  return UNPRINTABLE.test(file) ? JSON.stringify(file).replace(/[\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : file;
 }
 
 function fail(message: string): number {
