@@ -3,8 +3,8 @@
 // one-time password, printed once on stdout; the dashboard asks for a new one at the first sign-in.
 import { parseArgs } from 'node:util';
 import { databaseLocation } from '../db/environment.ts';
-import { openDatabase, type Sql } from '../db/connect.ts';
-import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
+import type { Sql } from '../db/connect.ts';
+import { openCommandDatabase, runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { createAccount, emailProblem, findAccountByEmail, setPassword } from './accounts.ts';
 import { oneTimePassword } from './passwords.ts';
 
@@ -25,8 +25,7 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
     if (problem) return usageError(problem, USAGE);
   }
   const config = databaseLocation();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
-  onStop(() => db.close());
+  const db = await openCommandDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 }, onStop);
   try {
     if (command === 'create') return await create(db.sql, values.email!, values.tier ?? DEFAULT_TIER);
     if (command === 'reset-password') return await resetPassword(db.sql, values.email!);

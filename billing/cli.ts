@@ -2,9 +2,8 @@
 // `keys revoke PREFIX`. A key belongs to an account: the one named, or the default account.
 import { parseArgs } from 'node:util';
 import { databaseLocation } from '../db/environment.ts';
-import { openDatabase } from '../db/connect.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
-import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
+import { openCommandDatabase, runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { findAccountByEmail } from './accounts.ts';
 
 const USAGE = `usage:
@@ -33,8 +32,7 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
   if (command === 'revoke' && rest.length !== 1) return fail('revoke needs the key prefix shown by "keys list"');
 
   const config = databaseLocation();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 });
-  onStop(() => db.close());
+  const db = await openCommandDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 2 }, onStop);
   try {
     if (command === 'create') {
       const tiers = await db.sql<{ name: string }[]>`SELECT name FROM tiers ORDER BY name`;

@@ -3,12 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { databaseLocation, integerFromEnvironment } from '../db/environment.ts';
-import { openDatabase } from '../db/connect.ts';
 import { createEnginePool } from '../engine/pool.ts';
 import { generateDemoCatalog, DEFAULT_SEED } from './demo/generate.ts';
 import { ingestFolder, listTracks, removeTrack } from './ingest.ts';
 import { progressBar } from './progress.ts';
-import { runCommand, usageError, type OnStop } from '../db/command-line.ts';
+import { openCommandDatabase, runCommand, usageError, type OnStop } from '../db/command-line.ts';
 import { openCatalogStorage, storageLocation } from './storage/open-storage.ts';
 
 const USAGE = `usage:
@@ -33,8 +32,7 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
   }
   if (!['ingest', 'remove', 'list'].includes(command)) return fail(`unknown command "${command ?? ''}"`);
   if ((command === 'ingest' || command === 'remove') && !argument) return fail(`${command} needs ${command === 'ingest' ? 'a folder' : 'a track id'}`);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 4 });
-  onStop(() => db.close());
+  const db = await openCommandDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, maxConnections: 4 }, onStop);
   try {
     if (command === 'list') {
       for (const t of await listTracks(db.sql)) {

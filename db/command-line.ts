@@ -1,4 +1,5 @@
 // What every `npm run <tool>` command shares: exit codes, error printing, and stopping on a signal.
+import { openDatabase, type Database, type OpenDatabaseOptions } from './connect.ts';
 
 /** Prints the problem and the usage; returns the exit code for a usage error. */
 export function usageError(message: string, usage: string): number {
@@ -8,6 +9,17 @@ export function usageError(message: string, usage: string): number {
 
 /** Registers what a command must undo if a signal stops it (the embedded database it started, first of all). */
 export type OnStop = (undo: () => Promise<void>) => void;
+
+/**
+ * Opens the command's database, to be closed by a signal from the moment it starts opening: a
+ * signal during the start or the migrations waits for them, then closes it (registered only once
+ * open, an embedded PostgreSQL started by a tool stopped then was left running).
+ */
+export function openCommandDatabase(options: OpenDatabaseOptions, onStop: OnStop): Promise<Database> {
+  const opening = openDatabase(options);
+  onStop(async () => (await opening).close());
+  return opening;
+}
 
 /** Exit codes of a process stopped by a signal: 128 + the signal's number. */
 const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;

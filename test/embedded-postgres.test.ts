@@ -191,6 +191,30 @@ test('a tool that started PostgreSQL leaves it running for a server that attache
   }
 });
 
+test('a catalog tool stopped by a signal while it opens its database stops the PostgreSQL it started', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  let tool: Tool | undefined;
+  try {
+    const list = (tool = spawnTool(['catalog/cli.ts', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' }));
+    const deadline = Date.now() + TOOL_TIMEOUT_MS;
+    const started = () => {
+      const pid = postmasterPid(dataDir);
+      return pid !== undefined && pid > 0 && isAlive(pid);
+    };
+    while (!started() && list.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pgPid = postmasterPid(dataDir)!;
+    assert.ok(started(), `the tool started PostgreSQL:\n${list.output()}`);
+    list.child.kill('SIGTERM'); // at once: the server is still starting, the migrations not yet run
+    assert.equal(await list.exited, 143, list.output());
+    assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the tool was opening is stopped with it');
+  } finally {
+    if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('a catalog ingest stopped by a signal to its own process alone stops the PostgreSQL it started', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
   fs.chmodSync(dataDir, 0o755);
