@@ -191,20 +191,26 @@ test('a tool that started PostgreSQL leaves it running for a server that attache
   }
 });
 
+/** The pid of the embedded PostgreSQL a tool started in dataDir, as soon as that server runs. */
+async function postgresStartedBy(tool: Tool, dataDir: string): Promise<number> {
+  const deadline = Date.now() + TOOL_TIMEOUT_MS;
+  const running = () => {
+    const pid = postmasterPid(dataDir); // the file is written before its first line is
+    return pid !== undefined && pid > 0 && isAlive(pid) ? pid : undefined;
+  };
+  while (running() === undefined && tool.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const pid = running();
+  assert.ok(pid !== undefined, `the tool started PostgreSQL:\n${tool.output()}`);
+  return pid;
+}
+
 test('a catalog tool stopped by a signal while it opens its database stops the PostgreSQL it started', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
   fs.chmodSync(dataDir, 0o755);
   let tool: Tool | undefined;
   try {
     const list = (tool = spawnTool(['catalog/cli.ts', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' }));
-    const deadline = Date.now() + TOOL_TIMEOUT_MS;
-    const started = () => {
-      const pid = postmasterPid(dataDir);
-      return pid !== undefined && pid > 0 && isAlive(pid);
-    };
-    while (!started() && list.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const pgPid = postmasterPid(dataDir)!;
-    assert.ok(started(), `the tool started PostgreSQL:\n${list.output()}`);
+    const pgPid = await postgresStartedBy(list, dataDir);
     list.child.kill('SIGTERM'); // at once: the server is still starting, the migrations not yet run
     assert.equal(await list.exited, 143, list.output());
     assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the tool was opening is stopped with it');
@@ -220,22 +226,15 @@ test('a catalog ingest stopped by a signal to its own process alone stops the Po
   fs.chmodSync(dataDir, 0o755);
   const folder = path.join(dataDir, 'in');
   fs.mkdirSync(folder);
-  const files = ['a.mp3', 'b.mp3', 'c.mp3'];
+  const files = ['a.mp3', 'b.mp3', 'c.mp3', 'd.mp3', 'e.mp3']; // enough that some are still being made after the first
   for (const [i, file] of files.entries()) fs.writeFileSync(path.join(folder, file), await mp3Of(drumPattern(100 + i, 20)));
   fs.writeFileSync(path.join(folder, 'metadata.json'), JSON.stringify(files.map((file) => ({ file, title: file, artist: 'Stopped' }))));
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', WORKERS: '1' };
   let tool: Tool | undefined;
   try {
     const ingest = (tool = spawnTool(['catalog/cli.ts', 'ingest', folder], env));
-    const deadline = Date.now() + TOOL_TIMEOUT_MS;
-    const started = () => {
-      const pid = postmasterPid(dataDir); // the file is written before its first line is
-      return pid !== undefined && pid > 0 && isAlive(pid);
-    };
-    while (!started() && ingest.child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const pgPid = postmasterPid(dataDir)!;
-    assert.ok(started(), `the ingest started PostgreSQL:\n${ingest.output()}`);
-    await new Promise((r) => setTimeout(r, 1000)); // its files being made
+    const pgPid = await postgresStartedBy(ingest, dataDir);
+    await waitForOutput(ingest, 'ingesting'); // the first file made, the others being made
     ingest.child.kill('SIGINT'); // this process only, as `kill -INT` sends it: not the database's
     assert.equal(await ingest.exited, 130, ingest.output());
     assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the ingest started is stopped with it');
