@@ -15,7 +15,7 @@ import type { EnginePool } from '../engine/pool.ts';
 import { isDatabaseUnavailable } from '../db/failures.ts';
 import type { MasterFormat } from '../engine/masters/master-shape.ts';
 import type { TrackMetadata } from './metadata.ts';
-import { StorageUnavailable, type CatalogStorage } from './storage/catalog-storage.ts';
+import { StorageUnavailable, StoredObjectMissing, type CatalogStorage } from './storage/catalog-storage.ts';
 import { trackRow } from './track-row.ts';
 
 /** The channel a queued job is announced on: idle workers wake at once instead of at their next look. */
@@ -37,12 +37,15 @@ export interface QueuedJob {
 
 /**
  * Stores the original and queues its job, announced to the listening workers. An original queued
- * before keeps its job and state (pending after a crash, done, or rejected with its reason).
+ * before keeps its job and state (pending after a crash, done, or rejected with its reason); a
+ * pending one's original is stored again if the store lost it, so that its job can be made.
  */
 export async function queueMaster(deps: Pick<JobDeps, 'sql' | 'storage'>, master: { file: string; format: MasterFormat; bytes: Uint8Array; sha256: string; metadata: TrackMetadata }): Promise<void> {
   const { sql, storage } = deps;
-  if ((await sql`SELECT 1 FROM ingest_jobs WHERE sha256 = ${master.sha256}`).length > 0) return;
+  const [queued] = await sql<{ state: JobState }[]>`SELECT state FROM ingest_jobs WHERE sha256 = ${master.sha256}`;
+  if (queued && queued.state !== 'pending') return;
   await storage.put(master.bytes, 'audio', master.format);
+  if (queued) return;
   await sql`
     WITH queued AS (
       INSERT INTO ingest_jobs (sha256, file, format, metadata) VALUES (${master.sha256}, ${master.file}, ${master.format}, ${sql.json(master.metadata as never)})
@@ -70,7 +73,7 @@ export async function runOneJob(deps: JobDeps): Promise<boolean> {
       row = await trackRow(deps, { file: job.file, format: job.format, bytes, sha256: job.sha256, metadata: job.metadata });
     } catch (err) {
       // The job's own failures reject it; the database's or the store's leave it pending for later.
-      if (isDatabaseUnavailable(err) || err instanceof StorageUnavailable) throw err;
+      if (isDatabaseUnavailable(err) || isStoreFailure(err)) throw err;
       reason = (err as Error).message;
     }
     if (row) await tx`INSERT INTO tracks ${tx(row)} ON CONFLICT (id) DO NOTHING`;
@@ -80,6 +83,20 @@ export async function runOneJob(deps: JobDeps): Promise<boolean> {
        WHERE sha256 = ${job.sha256}`;
     return true;
   });
+}
+
+/**
+ * A failure of where the job's files are kept, not of its master: the object store away, the
+ * original gone from it or damaged (a node pointed at the wrong prefix), or this node's disk (full,
+ * unwritable: a system call's error). Rejecting the job for it would refuse a good file for good,
+ * and remove its original; left pending, it is made once the store is back.
+ */
+function isStoreFailure(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    if (e instanceof StorageUnavailable || e instanceof StoredObjectMissing) return true;
+    if (typeof (e as NodeJS.ErrnoException).syscall === 'string') return true;
+  }
+  return false;
 }
 
 /** The states of the jobs of these originals. */

@@ -1,6 +1,7 @@
 // Rendered clips kept in the bucket every node shares, so that a clip one node made is served by
 // the others without rendering it again. An object holds the clip's plan and facts (JSON, its byte
-// length first) and then its MP3 bytes. The name carries the clip and analysis versions, so a
+// length first) and then its MP3 bytes, whose length the facts give: an object cut short is
+// never served, the clip is made again. The name carries the clip and analysis versions, so a
 // clip an older release made is never taken for a new one.
 import type { ClipValue } from '../engine/worker.ts';
 import type { SharedObjects } from '../catalog/storage/catalog-storage.ts';
@@ -22,7 +23,7 @@ export function sharedClipName({ audioSha256, mode, durationSeconds, hitPointSec
 }
 
 export function encodeSharedClip(clip: ClipValue): Uint8Array {
-  const facts = new TextEncoder().encode(JSON.stringify({ plan: clip.plan, samples: clip.samples, method: clip.method }));
+  const facts = new TextEncoder().encode(JSON.stringify({ plan: clip.plan, samples: clip.samples, method: clip.method, mp3Bytes: clip.mp3.byteLength }));
   const bytes = new Uint8Array(LENGTH_BYTES + facts.byteLength + clip.mp3.byteLength);
   new DataView(bytes.buffer).setUint32(0, facts.byteLength);
   bytes.set(facts, LENGTH_BYTES);
@@ -38,7 +39,7 @@ export function decodeSharedClip(bytes: Uint8Array): ClipValue | undefined {
   try {
     const facts = JSON.parse(new TextDecoder().decode(bytes.subarray(LENGTH_BYTES, LENGTH_BYTES + length)));
     const mp3 = bytes.slice(LENGTH_BYTES + length);
-    if (!facts?.plan || typeof facts.samples !== 'number' || mp3.byteLength === 0) return undefined;
+    if (!facts?.plan || typeof facts.samples !== 'number' || mp3.byteLength === 0 || facts.mp3Bytes !== mp3.byteLength) return undefined;
     return { mp3, plan: facts.plan, samples: facts.samples, method: facts.method };
   } catch {
     return undefined;

@@ -9,7 +9,7 @@ import { climaxPiece, drumPattern } from './support/synth.ts';
 import { decodeMp3 } from './support/audio.ts';
 import { ingestSignals } from './support/ingest.ts';
 import { ingestFolder, removeTrack } from '../catalog/ingest.ts';
-import { fullDownload, originalPath, type TrackFiles } from '../catalog/track-files.ts';
+import { fullDownloadObject, originalPath, type TrackFiles } from '../catalog/track-files.ts';
 import { indexFrames } from '../engine/mp3/frame-index.ts';
 import { parseFrameHeader } from '../engine/mp3/frame-header.ts';
 import { wavBytes } from './support/master-files.ts';
@@ -336,7 +336,8 @@ test('a WAV master: the full download is the 320 kbps MP3 made from it, a clip i
   assert.equal(full.status, 200);
   assert.equal(full.headers.get('content-type'), 'audio/mpeg');
   assert.match(full.headers.get('content-disposition')!, /filename="Drums \(WAV\)\.mp3"/);
-  const expected = await fullDownload(storage, row);
+  const object = fullDownloadObject(row);
+  const expected = { path: await storage.localPath(object.sha256, object.kind, object.extension) };
   assert.notEqual(expected.path, await originalPath(storage, row));
   assert.ok(Buffer.from(full.bytes).equals(fs.readFileSync(expected.path)), 'the 320 kbps MP3 made at ingest, not the WAV');
   const index = indexFrames(full.bytes);

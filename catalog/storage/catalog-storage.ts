@@ -39,10 +39,17 @@ export interface SharedObjects {
   put(name: string, bytes: Uint8Array): Promise<void>;
 }
 
-/** An object the catalog refers to is not in the store: it was lost or never finished uploading. */
+/** What is wrong with an object the catalog refers to (StoredObjectMissing). */
+export type ObjectProblem = 'missing' | 'damaged';
+
+/**
+ * An object the catalog refers to cannot be had from the store: it is not there (lost, or never
+ * finished uploading), or what is there is damaged (its bytes do not hash to its name). Either way
+ * it is this service's fault, and asking again will not help.
+ */
 export class StoredObjectMissing extends Error {
-  constructor(readonly key: string) {
-    super(`the stored object "${key}" is missing`);
+  constructor(readonly key: string, readonly problem: ObjectProblem = 'missing') {
+    super(problem === 'missing' ? `the stored object "${key}" is missing` : `the stored object "${key}" is damaged: its bytes do not match their SHA-256`);
     this.name = 'StoredObjectMissing';
   }
 }

@@ -10,8 +10,13 @@ import { sha256Hex, storePath } from '../store.ts';
 export async function writeAtomically(file: string, bytes: Uint8Array): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  await fs.promises.writeFile(temporary, bytes);
-  await fs.promises.rename(temporary, file);
+  try {
+    await fs.promises.writeFile(temporary, bytes);
+    await fs.promises.rename(temporary, file);
+  } catch (err) {
+    await fs.promises.rm(temporary, { force: true }); // a full disk keeps no part of it
+    throw err;
+  }
 }
 
 export function fileStorage(storeDir: string): CatalogStorage {

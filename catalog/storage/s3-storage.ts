@@ -2,7 +2,7 @@
 // node's bounded disk cache (disk-cache.ts). Rendered clips are shared under clips/ so that a clip
 // one node made is found by the others.
 import path from 'node:path';
-import { type CatalogStorage, objectName } from './catalog-storage.ts';
+import { type CatalogStorage, objectName, StoredObjectMissing } from './catalog-storage.ts';
 import { openBucket, type BucketOptions } from './s3-objects.ts';
 import { openDiskCache } from './disk-cache.ts';
 import { sha256Hex } from '../store.ts';
@@ -31,7 +31,13 @@ export function s3Storage(options: S3StorageOptions): CatalogStorage {
     has: (sha256, kind, extension) => bucket.has(objectName(sha256, kind, extension)),
     localPath(sha256, kind, extension) {
       const name = objectName(sha256, kind, extension);
-      return cache.path(name, () => bucket.get(name));
+      return cache.path(name, async () => {
+        // Objects are named by their SHA-256: a copy that does not hash to its name (cut short or
+        // overwritten in the bucket) is never cached, and never served.
+        const bytes = await bucket.get(name);
+        if (sha256Hex(bytes) !== sha256) throw new StoredObjectMissing(options.prefix + name, 'damaged');
+        return bytes;
+      });
     },
     remove: (sha256, kind, extension) => bucket.remove(objectName(sha256, kind, extension)),
     shared: {

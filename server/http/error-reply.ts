@@ -29,7 +29,7 @@ export function errorReplyFor(err: unknown, requestId: string, log: Log): Reply 
   if (err instanceof StoredObjectMissing) {
     // The catalog names audio the store has not got: a fault of this service, said as such.
     log(`request ${requestId}: ${err.message}`);
-    return errorReply(new ApiError(500, 'internal_error', `this track's audio is missing from the store (${err.key}); nothing was charged`), requestId);
+    return errorReply(new ApiError(500, 'internal_error', `this track's audio is ${err.problem === 'missing' ? 'missing from' : 'damaged in'} the store (${err.key}); nothing was charged`), requestId);
   }
   // After the store's errors: a refused connection to the store is not the database's.
   if (isDatabaseUnavailable(err)) {

@@ -103,6 +103,8 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
       deps.log(`request ${requestId}: reply not sent whole`, err);
     }
   }
+  // The work's open file, sent or not (a refund or an error reply took its place).
+  await served?.reply?.file?.handle.close().catch((err) => deps.log(`request ${requestId}: file not closed`, err));
   const status = client.aborted || !reply ? CLIENT_CLOSED : reply.status;
   if (bill.amountCharged === 0) {
     deps.usage.record({
@@ -298,7 +300,7 @@ function storedReplyOf(endpoint: Endpoint, reply: Reply): StoredReply | undefine
 async function send(res: HttpResponse, client: Client, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<void> {
   if (client.aborted) return;
   if (reply.file) {
-    await streamFile(res, reply.file.path, reply.file.size, client.signal, () => writeHead(res, reply, headers));
+    await streamFile(res, reply.file, client.signal, () => writeHead(res, reply, headers));
     return;
   }
   res.cork(() => writeReply(res, reply, headers, closeConnection));

@@ -3,13 +3,14 @@ import type { HttpResponse } from 'uWebSockets.js';
 import { ApiError } from './api-error.ts';
 import { reasonPhrase, statusLine } from './status-text.ts';
 import type { License } from '../../billing/licenses.ts';
+import type { OpenedFile } from '../../catalog/track-files.ts';
 
 export interface Reply {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array;
-  /** Instead of body: a file streamed from disk with backpressure. */
-  file?: { path: string; size: number };
+  /** Instead of body: a file streamed from disk with backpressure, closed by the pipeline once sent or dropped. */
+  file?: OpenedFile;
   /** Recorded with the credit commit (same statement): the license a paid download grants. */
   license?: License;
 }

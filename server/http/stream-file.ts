@@ -3,13 +3,20 @@
 // one chunk in memory, and many concurrent downloads stay bounded.
 import fs from 'node:fs';
 import type { HttpResponse } from 'uWebSockets.js';
+import type { OpenedFile } from '../../catalog/track-files.ts';
 
 const CHUNK_BYTES = 256 * 1024;
 
-/** Resolves when the whole file was handed to uWS ('done') or the client went away ('aborted'). */
-export function streamFile(res: HttpResponse, path: string, size: number, signal: AbortSignal, writeHead: () => void): Promise<'done' | 'aborted'> {
+/**
+ * Resolves when the whole file was handed to uWS ('done') or the client went away ('aborted').
+ * Reads the open file from its start and leaves it open: its taker closes it. A file that ends
+ * before `size` bytes (cut short under us) ends the connection, as a read error does: the status
+ * went out with the full Content-Length, so the client must see the body cut, not wait for it.
+ */
+export function streamFile(res: HttpResponse, file: OpenedFile, signal: AbortSignal, writeHead: () => void): Promise<'done' | 'aborted'> {
+  const { size } = file;
   return new Promise((resolve) => {
-    const stream = fs.createReadStream(path, { highWaterMark: CHUNK_BYTES });
+    const stream = fs.createReadStream('', { fd: file.handle, start: 0, autoClose: false, highWaterMark: CHUNK_BYTES });
     let headWritten = false;
     let settled = false;
     const finish = (how: 'done' | 'aborted') => {
@@ -19,11 +26,13 @@ export function streamFile(res: HttpResponse, path: string, size: number, signal
       resolve(how);
     };
     signal.addEventListener('abort', () => finish('aborted'), { once: true });
-    stream.on('error', () => {
+    const cut = () => {
       // A read error after the status went out cannot become an error response: cut the connection.
-      if (!signal.aborted) res.close();
+      if (!signal.aborted && !settled) res.close();
       finish('aborted');
-    });
+    };
+    stream.on('error', cut);
+    stream.on('end', cut); // after the last byte the reply is done (finish ran), so this cuts only a short file
     stream.on('data', (chunk) => {
       const buffer = chunk as Buffer;
       const bytes = buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;

@@ -12,7 +12,7 @@ import { isEngineError } from '../../engine/errors.ts';
 import { MAX_CLIP_SECONDS, MIN_CLIP_SECONDS } from '../../engine/segment.ts';
 import { CLIP_MODES, PLAN_SAMPLE_RATE, planHeader, type ClipMode } from '../../engine/plan/plan.ts';
 import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
-import { clipMasterPath, fullDownload } from '../../catalog/track-files.ts';
+import { clipMasterPath, openFullDownload } from '../../catalog/track-files.ts';
 
 const FIELDS = ['track_id', 'duration_seconds', 'hit_point_seconds', 'mode'];
 
@@ -109,7 +109,7 @@ export function downloadTrackEndpoint(deps: { tracks: TrackLookup; engine: Engin
           status: 200,
           headers: { ...commonHeaders(track), 'X-Track-Duration': String(Math.round(track.duration_seconds)) },
           body: '',
-          file: await fullDownload(deps.storage, track),
+          file: await openFullDownload(deps.storage, track),
           license: { trackId: track.id, durationSeconds: null, hitPointSeconds: null, clipStartSeconds: null },
         };
       }

@@ -211,3 +211,20 @@ test('entries no master can be are each rejected with their reason, and the rest
   assert.match(reasons['silent.wav'], /^silent/);
   assert.match(reasons['nul.mp3'], /metadata: "title" holds a NUL character/);
 });
+
+test('a job that fails on the store\'s disk (not on its master) stays pending with its original kept, and is made on the next run', async () => {
+  const dir = folder('disk-fails');
+  const store = path.join(root, 'store-disk-fails');
+  fs.writeFileSync(path.join(dir, 'fine.mp3'), await mp3Of(drumPattern(104, 12)));
+  fs.writeFileSync(path.join(dir, 'metadata.json'), JSON.stringify([{ file: 'fine.mp3', title: 'Fine', artist: 'Disk' }]));
+  fs.mkdirSync(store, { recursive: true });
+  fs.writeFileSync(path.join(store, 'preview'), 'a file where the previews\' directory should be');
+  await assert.rejects(ingestFolder({ sql, pool, dir, storage: fileStorage(store) }), /ENOTDIR/);
+  const [job] = await sql`SELECT sha256, state FROM ingest_jobs WHERE file = 'fine.mp3'`;
+  assert.equal(job.state, 'pending');
+  assert.ok(fs.readdirSync(path.join(store, 'audio'), { recursive: true }).some((f) => String(f).includes(job.sha256)), 'the original is kept');
+  fs.rmSync(path.join(store, 'preview'));
+  const report = await ingestFolder({ sql, pool, dir, storage: fileStorage(store) });
+  assert.deepEqual(report.rejected, []);
+  assert.equal(report.ingested.length, 1);
+});

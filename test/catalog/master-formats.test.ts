@@ -16,13 +16,20 @@ import { storePath } from '../../catalog/store.ts';
 import { fileStorage } from '../../catalog/storage/file-storage.ts';
 import { s3Storage } from '../../catalog/storage/s3-storage.ts';
 import { startTestS3, TEST_BUCKET } from '../support/s3-server.ts';
-import { clipMasterPath, fullDownload, originalPath, type TrackFiles } from '../../catalog/track-files.ts';
+import { clipMasterPath, fullDownloadObject, originalPath, type TrackFiles } from '../../catalog/track-files.ts';
+import type { CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
 import { indexFrames } from '../../engine/mp3/frame-index.ts';
 import { parseFrameHeader } from '../../engine/mp3/frame-header.ts';
 import { decodeMp3, mp3Of } from '../support/audio.ts';
 import { flacBytes, mp3WithSettings, wavBytes } from '../support/master-files.ts';
 import { encodeGaplessMp3 } from '../../engine/mp3/encode.ts';
 import { resample } from '../../engine/masters/resample.ts';
+
+/** The local file of the track's full download, and the size the catalog records. */
+async function fullDownload(storage: CatalogStorage, track: TrackFiles): Promise<{ path: string; size: number }> {
+  const object = fullDownloadObject(track);
+  return { path: await storage.localPath(object.sha256, object.kind, object.extension), size: object.size };
+}
 
 const CLIP_RATE = 44100;
 const TRACK_SECONDS = 14;

@@ -9,11 +9,12 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { startTestS3, silentEndpoint, refusedEndpoint, TEST_BUCKET, type TestS3 } from '../support/s3-server.ts';
 import { s3Storage } from '../../catalog/storage/s3-storage.ts';
-import { StoredObjectMissing, StorageUnavailable, type CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
+import { objectName, StoredObjectMissing, StorageUnavailable, type CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
+import { openBucket } from '../../catalog/storage/s3-objects.ts';
 import { openDiskCache } from '../../catalog/storage/disk-cache.ts';
 import { sha256Hex } from '../../catalog/store.ts';
 import { createClipCache } from '../../server/clip-cache.ts';
-import { sharedClipName } from '../../server/shared-clips.ts';
+import { encodeSharedClip, sharedClipName } from '../../server/shared-clips.ts';
 import type { ClipValue } from '../../engine/worker.ts';
 
 let s3: TestS3;
@@ -135,4 +136,73 @@ test('a clip one node made is served by another from the shared store, not made 
   let made = 0;
   await onB.get({ ...key, hitPointSeconds: 5 }, async () => (made++, clip));
   assert.equal(made, 1);
+});
+
+test('an object whose bytes do not hash to its name (cut short in the bucket) is damaged: never cached, read whole once repaired', async () => {
+  const bytes = crypto.randomBytes(200_000);
+  const writer = node({ prefix: 'damaged' });
+  const sha256 = await writer.put(bytes, 'audio');
+  const bucket = openBucket({ bucket: TEST_BUCKET, prefix: 'damaged/', endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true });
+  try {
+    await bucket.put(objectName(sha256, 'audio'), bytes.subarray(0, 100_000));
+    const reader = node({ prefix: 'damaged' });
+    await assert.rejects(reader.localPath(sha256, 'audio'), (err) => err instanceof StoredObjectMissing && err.problem === 'damaged' && /do not match their SHA-256/.test(err.message));
+    await bucket.put(objectName(sha256, 'audio'), bytes);
+    assert.deepEqual(fs.readFileSync(await reader.localPath(sha256, 'audio')), bytes);
+  } finally {
+    bucket.close();
+  }
+});
+
+test('a cached copy removed from the disk, or cut short there, is fetched again', async () => {
+  const bytes = crypto.randomBytes(50_000);
+  const sha256 = await node().put(bytes, 'audio');
+  const reader = node();
+  const file = await reader.localPath(sha256, 'audio');
+  fs.rmSync(file);
+  assert.deepEqual(fs.readFileSync(await reader.localPath(sha256, 'audio')), bytes);
+  fs.truncateSync(file, 1_000);
+  assert.deepEqual(fs.readFileSync(await reader.localPath(sha256, 'audio')), bytes);
+});
+
+test('a cache that cannot write its copy is StorageUnavailable, and leaves no partial file', async () => {
+  const blocked = tempDir();
+  const cache = openDiskCache(blocked, 1_000_000);
+  fs.writeFileSync(path.join(blocked, 'audio'), 'a file where a directory of copies should be');
+  await assert.rejects(cache.path('audio/ab/x.mp3', async () => new Uint8Array(10)), (err) => err instanceof StorageUnavailable && /ENOTDIR/.test(err.message));
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, 'audio', 'ab'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'audio', 'ab', 'y.mp3')); // the rename's target cannot be replaced
+  await assert.rejects(openDiskCache(dir, 1_000_000).path('audio/ab/y.mp3', async () => new Uint8Array(10)), StorageUnavailable);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'audio', 'ab')), ['y.mp3'], 'no temporary file is left');
+});
+
+test('an object larger than the whole cache is served, then removed when the next is cached; a restart removes such copies', async () => {
+  const dir = tempDir();
+  const cache = openDiskCache(dir, 1_000);
+  const big = await cache.path('audio/aa/big.mp3', async () => new Uint8Array(5_000));
+  assert.equal(fs.statSync(big).size, 5_000);
+  const bigger = await cache.path('audio/bb/bigger.mp3', async () => new Uint8Array(6_000));
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the removal is not waited for
+  assert.equal(fs.existsSync(big), false, 'the earlier oversized copy is gone');
+  assert.equal(fs.existsSync(bigger), true);
+  await cache.path('audio/cc/small.mp3', async () => new Uint8Array(100));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(fs.existsSync(bigger), false);
+  fs.writeFileSync(path.join(dir, 'left-over.mp3'), new Uint8Array(5_000)); // as a crash would leave it
+  const restarted = openDiskCache(dir, 1_000);
+  assert.equal(fs.existsSync(path.join(dir, 'left-over.mp3')), false);
+  assert.deepEqual(restarted.stats(), { files: 1, bytes: 100, hits: 0, misses: 0 });
+});
+
+test('a shared clip cut short in the bucket is not served: the clip is made again', async () => {
+  const storage = node({ prefix: 'clips-cut' });
+  const clip: ClipValue = { mp3: crypto.randomBytes(8_000), plan: { mode: 'edit', durationSeconds: 10 } as ClipValue['plan'], samples: 441_000, method: 'splice' };
+  const key = { audioSha256: 'd'.repeat(64), mode: 'edit', durationSeconds: 10, hitPointSeconds: 3 };
+  const whole = encodeSharedClip(clip);
+  await storage.shared!.put(sharedClipName(key), whole.subarray(0, whole.byteLength - 4_000));
+  let made = 0;
+  const got = await createClipCache(1_000_000, storage.shared).get(key, async () => (made++, clip));
+  assert.equal(made, 1);
+  assert.deepEqual(Buffer.from(got.mp3), Buffer.from(clip.mp3));
 });
