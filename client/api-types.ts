@@ -1522,7 +1522,13 @@ export interface operations {
                 /** @description Tracks to return. */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics): the same key with the same body within 24 h replays the first reply (`Idempotent-Replayed: true`) and charges nothing; with a different body it is a 422; while the first is in flight a 409. A failed request releases its key. A UUID per logical request is a good choice.
+                 * @example 5f0c6a52-3d4e-4a8b-9a3e-2b1f0c9d8e7a
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /**
                  * @description A track id from search results.
@@ -1577,6 +1583,7 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,6 +1827,132 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @constant */
                         code?: "not_found";
+                    };
+                };
+            };
+            /** @description A request with this Idempotency-Key is still being worked on: retry after `Retry-After`. */
+            409: {
+                headers: {
+                    /**
+                     * @description Unique id of this request; the same value as `request_id` in an error body. Quote it when reporting a problem.
+                     * @example req_k3v9x2a1f_1b
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Seconds to wait before retrying (spec 7 rule 1).
+                     * @example 2
+                     */
+                    "Retry-After": number;
+                    /**
+                     * @description Requests allowed per minute (spec 8.3).
+                     * @example 10
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in the current UTC minute; 0 on a 429.
+                     * @example 9
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Requests allowed per UTC day, or `unlimited` (pro).
+                     * @example 1000
+                     */
+                    "X-RateLimit-Limit-Daily": number | "unlimited";
+                    /**
+                     * @description Requests left in the current UTC day, or `unlimited`.
+                     * @example 999
+                     */
+                    "X-RateLimit-Remaining-Daily": number | "unlimited";
+                    /**
+                     * @description The key's credit balance right after this request's own charge or refund.
+                     * @example 299
+                     */
+                    "X-Credits-Remaining": number;
+                    /**
+                     * @description The rate-limit policies of the key (draft-ietf-httpapi-ratelimit-headers-10): one structured-field list member per window, `"minute"` (w=60) and, unless the tier has no daily limit, `"day"` (w=86400), with its quota `q` in requests.
+                     * @example "minute";q=10;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description What is left of each policy of `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10): remaining requests `r` and seconds `t` until the window ends (UTC calendar minute or day). Agrees with the `X-RateLimit-*` headers.
+                     * @example "minute";r=9;t=42, "day";r=999;t=35142
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Conflict",
+                     *       "code": "idempotency_key_in_flight",
+                     *       "message": "a request with Idempotency-Key \"k1\" is still in progress; retry after it has finished",
+                     *       "request_id": "req_k3v9x2a1f_1b",
+                     *       "retry_after": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @constant */
+                        code?: "idempotency_key_in_flight";
+                    };
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request in the last 24 h. */
+            422: {
+                headers: {
+                    /**
+                     * @description Unique id of this request; the same value as `request_id` in an error body. Quote it when reporting a problem.
+                     * @example req_k3v9x2a1f_1b
+                     */
+                    "X-Request-Id": string;
+                    /**
+                     * @description Requests allowed per minute (spec 8.3).
+                     * @example 10
+                     */
+                    "X-RateLimit-Limit": number;
+                    /**
+                     * @description Requests left in the current UTC minute; 0 on a 429.
+                     * @example 9
+                     */
+                    "X-RateLimit-Remaining": number;
+                    /**
+                     * @description Requests allowed per UTC day, or `unlimited` (pro).
+                     * @example 1000
+                     */
+                    "X-RateLimit-Limit-Daily": number | "unlimited";
+                    /**
+                     * @description Requests left in the current UTC day, or `unlimited`.
+                     * @example 999
+                     */
+                    "X-RateLimit-Remaining-Daily": number | "unlimited";
+                    /**
+                     * @description The key's credit balance right after this request's own charge or refund.
+                     * @example 299
+                     */
+                    "X-Credits-Remaining": number;
+                    /**
+                     * @description The rate-limit policies of the key (draft-ietf-httpapi-ratelimit-headers-10): one structured-field list member per window, `"minute"` (w=60) and, unless the tier has no daily limit, `"day"` (w=86400), with its quota `q` in requests.
+                     * @example "minute";q=10;w=60, "day";q=1000;w=86400
+                     */
+                    "RateLimit-Policy": string;
+                    /**
+                     * @description What is left of each policy of `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-10): remaining requests `r` and seconds `t` until the window ends (UTC calendar minute or day). Agrees with the `X-RateLimit-*` headers.
+                     * @example "minute";r=9;t=42, "day";r=999;t=35142
+                     */
+                    RateLimit: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Unprocessable Entity",
+                     *       "code": "idempotency_key_reused",
+                     *       "message": "Idempotency-Key \"k1\" was used for a different request in the last 24 h; use a new key for a new request",
+                     *       "request_id": "req_k3v9x2a1f_1b"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @constant */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };

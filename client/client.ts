@@ -90,8 +90,10 @@ export function createClient(options: ClientOptions) {
     async search(body: Schemas['SearchRequest'], call?: PaidCallOptions): Promise<Schemas['SearchResponse']> {
       return (await request('POST', '/search', body, paid(call))).json();
     },
-    similarTracks: (trackId: string, limit?: number) =>
-      getJson<Schemas['SimilarTracks']>(`/tracks/${encodeURIComponent(trackId)}/similar${limit === undefined ? '' : `?limit=${limit}`}`),
+    async similarTracks(trackId: string, limit?: number, call?: PaidCallOptions): Promise<Schemas['SimilarTracks']> {
+      const path = `/tracks/${encodeURIComponent(trackId)}/similar${limit === undefined ? '' : `?limit=${limit}`}`;
+      return (await request('GET', path, undefined, paid(call))).json();
+    },
     trackAnalysis: (trackId: string) => getJson<Schemas['TrackAnalysis']>(`/tracks/${encodeURIComponent(trackId)}/analysis`),
     async clipPlan(body: Schemas['DownloadRequest']): Promise<Schemas['ClipPlan']> {
       return (await request('POST', '/clip-plan', body)).json();

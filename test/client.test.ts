@@ -68,7 +68,7 @@ async function streamedBytes(stream: ReadableStream<Uint8Array>): Promise<number
 
 describe('independent keys, run side by side', { concurrency: true }, () => {
   test('downloads stream; licensePages and usagePages stop after the short last page', async () => {
-    const { client } = recordedClient(await server.newKey('pro'));
+    const { client, attempts } = recordedClient(await server.newKey('pro'));
     const licenseIds: string[] = [];
     for (let i = 0; i < 5; i++) {
       const download = await client.downloadTrack({ track_id: trackId });
@@ -81,6 +81,9 @@ describe('independent keys, run side by side', { concurrency: true }, () => {
     assert.deepEqual(pages, [licenseIds.slice(3).reverse(), licenseIds.slice(1, 3).reverse(), [licenseIds[0]]]);
     const certificate = await client.license(licenseIds[0]);
     assert.equal(certificate.certificate.license_id, licenseIds[0]);
+    // Every paid call carries an Idempotency-Key, similar tracks too, so its retries are charged once.
+    await client.similarTracks(trackId, 3);
+    assert.ok(attempts.filter((a) => /\/(download-track|similar)$/.test(a.path)).every((a) => a.idempotencyKey), 'an Idempotency-Key on every paid call');
 
     // Reading /usage adds a record per page (newest first), so the history grows as it is read;
     // the iterator still ends on the first page shorter than its limit.

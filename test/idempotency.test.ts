@@ -1,4 +1,4 @@
-// Idempotency-Key on the paid POST endpoints (design.md "Billing", Stripe's semantics): a repeat
+// Idempotency-Key on the paid endpoints (design.md "Billing", Stripe's semantics): a repeat
 // replays the first reply and is not charged; a different request under the key is 422; a repeat
 // while the first is in flight is 409; a failed request releases its key.
 import { test, before, after } from 'node:test';
@@ -60,6 +60,29 @@ test('search: a repeat with the same key and body replays the first reply and is
   assert.equal(await balance(key), after, 'no second charge');
   assert.equal(Number(again.headers.get('x-credits-remaining')), after);
   assert.equal(await paidUsage(key), 1, 'one charged usage record');
+});
+
+test('similar tracks: a repeat with the same key, id and query replays the first reply, uncharged; another query under the key is 422', async () => {
+  const key = await server.newKey('pro');
+  const idem = crypto.randomUUID();
+  const get = async (query: string) => {
+    const response = await fetch(`${server.base}${API}/tracks/${trackId}/similar${query}`, { headers: { authorization: `Bearer ${key}`, 'idempotency-key': idem } });
+    return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
+  };
+  const first = await get('?limit=5');
+  assert.equal(first.status, 200, first.text);
+  assert.equal(first.replayed, null);
+  const after = await balance(key);
+  const again = await get('?limit=5');
+  assert.equal(again.status, 200);
+  assert.equal(again.replayed, 'true');
+  assert.equal(again.text, first.text);
+  assert.equal(await balance(key), after, 'no second charge');
+  const other = await get('?limit=6');
+  assert.equal(other.status, 422);
+  assert.equal(JSON.parse(other.text).code, 'idempotency_key_reused');
+  assert.equal(await balance(key), after);
+  assert.equal(await paidUsage(key), 1);
 });
 
 test('the same key with a different body is 422 idempotency_key_reused, and costs nothing', async () => {

@@ -193,7 +193,7 @@ async function parse(endpoint: Endpoint, incoming: Incoming, admission: Admissio
 /** Claims the Idempotency-Key, then charges and works: the claim, charge and work stages. */
 async function chargeAndWork(endpoint: Endpoint, work: Work, bill: Bill, credits: number): Promise<Served> {
   if (work.idempotencyKey !== undefined) {
-    const claim = await bill.claim(work.idempotencyKey, requestFingerprint(endpoint.name, work.ctx.body));
+    const claim = await bill.claim(work.idempotencyKey, requestFingerprint(endpoint.name, requestOf(endpoint, work.ctx)));
     if (claim.kind === 'replay') return { reply: await replay(endpoint, work, claim, credits) };
   }
   // A free endpoint's charge is nothing (bill.charging stays false): its reply is made at once.
@@ -221,6 +221,11 @@ async function reserveAndWork(endpoint: Endpoint, work: Work, bill: Bill, credit
   if (work.answering) return { reply: (await work.answering())(credits), reservedCredits: credits };
   if (!endpoint.handle) throw new Error(`${endpoint.name} has neither answer nor handle`);
   return { reply: await endpoint.handle(work.ctx), reservedCredits: credits };
+}
+
+/** What a request asks, for its Idempotency-Key's fingerprint: its body, or a GET's path ids and query. */
+function requestOf(endpoint: Endpoint, ctx: RouteContext): unknown {
+  return endpoint.jsonBody ? ctx.body : { params: ctx.params, query: [...ctx.query] };
 }
 
 /** The first request's reply again, uncharged: its stored body, or made again (the same work). */

@@ -1,6 +1,6 @@
 // GET /tracks/{id}/similar?limit= : the tracks most like a track, by profile and audio features
 // (search/similarity.ts), never the track itself. 1 credit, like a search; an unknown or removed
-// track is a 404 and costs nothing.
+// track is a 404 and costs nothing. Takes an Idempotency-Key, as a search does: a retry is charged once.
 import type { Endpoint } from '../http/endpoint.ts';
 import { ApiError } from '../http/api-error.ts';
 import { jsonTextReply } from '../http/reply.ts';
@@ -20,6 +20,7 @@ export function similarTracksEndpoint(deps: { search: CatalogSearch; secret: str
     cost: 1,
     jsonBody: false,
     paramCount: 1,
+    idempotency: 'stored',
     // Worked out before the charge (one look at the index, which also tells an unknown id): its
     // 404 costs nothing, and the answer only has to be written.
     async prepare({ params, query }): Promise<{ id: string; limit: number; ranking: Ranking }> {

@@ -35,13 +35,13 @@ export const searchPaths: Record<string, PathItemObject> = {
       description: 'By genre, moods, instruments, energy, tempo, key and vocals; never the track itself. An unknown or removed id is a 404 and costs nothing.',
       tag: 'Search',
       cost: 1,
-      parameters: [trackIdPath, integerQuery('limit', 'Tracks to return.', 1, 100, 10)],
+      parameters: [trackIdPath, integerQuery('limit', 'Tracks to return.', 1, 100, 10), idempotencyKeyParameter],
       success: {
         200: keyedJson('Similar tracks, most similar first.', 'SimilarTracks', {
           track_id: EXAMPLE_TRACK_ID, tracks: [{ ...exampleTrack, id: 'trk_0b1c2d3e4f5a6b7c', title: 'Neon Rain' }], credits_remaining: 297, total_count: 40, limit: 10,
-        }),
+        }, ['Idempotent-Replayed']),
       },
-      errors: ['invalid_parameters', 'insufficient_credits', 'not_found'],
+      errors: ['invalid_parameters', 'insufficient_credits', 'not_found', 'idempotency_key_in_flight', 'idempotency_key_reused'],
     }),
   },
 };
