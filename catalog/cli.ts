@@ -36,7 +36,7 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
   try {
     if (command === 'list') {
       for (const t of await listTracks(db.sql)) {
-        console.log([t.id, t.title, t.artist, t.genre ?? '-', `${t.duration_seconds.toFixed(1)} s`, t.bpm ? `${t.bpm} bpm` : '-', t.key ?? '-', t.energy_level ?? '-', t.removed ? 'REMOVED' : ''].join('\t'));
+        console.log([t.id, shownName(t.title), shownName(t.artist), shownName(t.genre ?? '-'), `${t.duration_seconds.toFixed(1)} s`, t.bpm ? `${t.bpm} bpm` : '-', t.key ?? '-', t.energy_level ?? '-', t.removed ? 'REMOVED' : ''].join('\t'));
       }
       return 0;
     }
@@ -66,9 +66,9 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
 // Control characters and direction overrides a file name may hold (a newline, an escape sequence).
 const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
-/** A name or reason as the report prints it: as it is, or quoted with escapes when it holds a control character, so that one file stays one line. */
-function shownName(file: string): string {
-  return UNPRINTABLE.test(file) ? JSON.stringify(file).replace(/[\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : file;
+/** A name, title or reason as a report prints it: as it is, or quoted with escapes when it holds a control character, so that one entry stays one line and nothing reaches the terminal as a command. */
+function shownName(text: string): string {
+  return UNPRINTABLE.test(text) ? JSON.stringify(text).replace(/[\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : text;
 }
 
 function fail(message: string): number {

@@ -677,6 +677,8 @@ export interface components {
                  * @example req_k3v9x2a1f_1b
                  */
                 "X-Request-Id": string;
+                /** @description On every response: the body is only ever the type `Content-Type` says. */
+                "X-Content-Type-Options": "nosniff";
                 [name: string]: unknown;
             };
             content: {
@@ -707,6 +709,8 @@ export interface components {
                  * @example POST
                  */
                 Allow: string;
+                /** @description On every response: the body is only ever the type `Content-Type` says. */
+                "X-Content-Type-Options": "nosniff";
                 [name: string]: unknown;
             };
             content: {
@@ -844,6 +848,8 @@ export interface components {
         "Content-Range": string;
         /** @description Only the page's own origin. */
         "Content-Security-Policy": string;
+        /** @description On every response: the body is only ever the type `Content-Type` says. */
+        "X-Content-Type-Options": "nosniff";
     };
     pathItems: never;
 }
@@ -911,6 +917,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -1009,6 +1017,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1034,6 +1044,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1094,6 +1106,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1154,6 +1168,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1219,6 +1235,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1280,6 +1298,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1340,6 +1360,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1405,6 +1427,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1431,6 +1455,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1456,6 +1482,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -1488,6 +1516,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1583,6 +1613,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
@@ -1668,6 +1700,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,6 +1727,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1753,6 +1789,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +1851,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +1918,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1939,6 +1981,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2004,6 +2048,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2030,6 +2076,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2055,6 +2103,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -2087,6 +2137,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2202,6 +2254,8 @@ export interface operations {
                      * @example lic_k3v9x2a1_1b
                      */
                     "X-License-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-Clip-Start": components["headers"]["X-Clip-Start"];
                     "X-Hit-Point": components["headers"]["X-Hit-Point"];
                     "X-Hit-Point-Landing": components["headers"]["X-Hit-Point-Landing"];
@@ -2256,6 +2310,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2281,6 +2337,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2341,6 +2399,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2401,6 +2461,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2466,6 +2528,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2527,6 +2591,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2587,6 +2653,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2652,6 +2720,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2678,6 +2748,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2703,6 +2775,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -2735,6 +2809,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2819,6 +2895,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2906,6 +2984,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2931,6 +3011,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +3073,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3051,6 +3135,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +3202,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3142,6 +3230,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3167,6 +3257,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -3199,6 +3291,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3285,6 +3379,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3370,6 +3466,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +3493,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3455,6 +3555,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3520,6 +3622,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3546,6 +3650,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3571,6 +3677,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -3603,6 +3711,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3683,6 +3793,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3745,6 +3857,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3770,6 +3884,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,6 +3951,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3861,6 +3979,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3886,6 +4006,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -3918,6 +4040,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4003,6 +4127,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4075,6 +4201,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4100,6 +4228,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4165,6 +4295,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4191,6 +4323,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4350,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -4248,6 +4384,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4333,6 +4471,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4403,6 +4543,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4428,6 +4570,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,6 +4637,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4519,6 +4665,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4544,6 +4692,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -4576,6 +4726,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4662,6 +4814,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,6 +4906,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4777,6 +4933,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4837,6 +4995,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4902,6 +5062,8 @@ export interface operations {
                      * @example "minute";r=9;t=42, "day";r=999;t=35142
                      */
                     RateLimit: string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4928,6 +5090,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4953,6 +5117,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Limit-Daily": components["headers"]["X-RateLimit-Limit-Daily"];
@@ -4985,6 +5151,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5035,6 +5203,8 @@ export interface operations {
                      * @example public, max-age=3600, immutable
                      */
                     "Cache-Control": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5063,6 +5233,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +5260,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5113,6 +5287,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5176,6 +5352,8 @@ export interface operations {
                      * @example public, max-age=3600, immutable
                      */
                     "Cache-Control": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5207,6 +5385,8 @@ export interface operations {
                      * @example bytes 0-1023/482304
                      */
                     "Content-Range": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5231,6 +5411,8 @@ export interface operations {
                      * @example public, max-age=3600, immutable
                      */
                     "Cache-Control": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5243,6 +5425,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5268,6 +5452,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5298,6 +5484,8 @@ export interface operations {
                      * @example bytes 0-1023/482304
                      */
                     "Content-Range": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5323,6 +5511,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5348,6 +5538,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5373,6 +5565,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5411,6 +5605,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +5639,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5468,6 +5666,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5493,6 +5693,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,6 +5738,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5555,6 +5759,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5580,6 +5786,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5605,6 +5813,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -5650,6 +5860,8 @@ export interface operations {
                      * @example public, max-age=3600, immutable
                      */
                     "Cache-Control": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +5876,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5689,6 +5903,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5714,6 +5930,8 @@ export interface operations {
                      * @example req_k3v9x2a1f_1b
                      */
                     "X-Request-Id": string;
+                    /** @description On every response: the body is only ever the type `Content-Type` says. */
+                    "X-Content-Type-Options": "nosniff";
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };

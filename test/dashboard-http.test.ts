@@ -57,6 +57,11 @@ test('sign-in: the form token is required, the cookie is HttpOnly, SameSite=Stri
   const noToken = await fetch(`${server.base}/dashboard/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'cookie@example.com', password: TEST_PASSWORD }) });
   assert.equal(noToken.status, 403);
   assert.equal((await noToken.json()).code, 'csrf_token_invalid');
+  // Submitted before its script runs (or without script), the form posts: the password never goes into a URL.
+  const page = await (await fetch(`${server.base}/dashboard/login`)).text();
+  assert.match(page, /<form id="login" method="post" action="\/dashboard\/api\/login"/);
+  const formPost = await fetch(`${server.base}/dashboard/api/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=cookie%40example.com&password=${TEST_PASSWORD}` });
+  assert.equal(formPost.status, 403, 'refused without the token, and signs nobody in');
   const local = await login(server.base, 'Cookie@Example.com', TEST_PASSWORD);
   assert.equal(local.status, 200);
   const cookie = local.headers.get('set-cookie')!;

@@ -102,3 +102,17 @@ test('a query parameter on an endpoint that takes its parameters in the body is 
   }
   assert.equal((await call(server.base, 'GET', `${API}/me`, key)).body.credits_remaining, before);
 });
+
+test('every response says X-Content-Type-Options: nosniff, so an error quoting markup is never read as HTML', async () => {
+  const previewEcho = await fetch(`${server.base}${API}/previews/${encodeURIComponent('<html><body><img src=x onerror=alert(1)>')}.mp3`);
+  const me = await fetch(`${server.base}${API}/me`, { headers: { authorization: `Bearer ${key}` } });
+  const unknown = await fetch(`${server.base}/no-such-page`);
+  const head = await fetch(`${server.base}/healthz`, { method: 'HEAD' });
+  for (const response of [previewEcho, me, unknown, head]) {
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff', `${response.url} ${response.status}`);
+    await response.arrayBuffer();
+  }
+  assert.equal(previewEcho.headers.get('content-type'), 'application/json');
+  const dashboard = await fetch(`${server.base}/dashboard/login`);
+  assert.equal(dashboard.headers.get('x-content-type-options'), 'nosniff', 'once, as the dashboard sends it');
+});

@@ -42,11 +42,16 @@ export function internalErrorReply(requestId: string): Reply {
   return errorReply(new ApiError(500, 'internal_error', 'internal server error; retry after a short delay'), requestId);
 }
 
+// On every response: a browser never reads a body as another type than it is said to be (a JSON
+// error that quotes input as HTML). The dashboard's pages send it among their own headers.
+const NO_SNIFF = 'X-Content-Type-Options';
+
 /** Writes the status line and headers. Call inside res.cork. */
 export function writeHead(res: HttpResponse, reply: Reply, headers: Record<string, string>): void {
   res.writeStatus(statusLine(reply.status));
   for (const name in headers) res.writeHeader(name, headers[name]);
   for (const name in reply.headers) res.writeHeader(name, reply.headers[name]);
+  if (!(NO_SNIFF in headers) && !(NO_SNIFF in reply.headers)) res.writeHeader(NO_SNIFF, 'nosniff');
 }
 
 /** Writes status, headers and body. Call inside res.cork, only while the response is not aborted. */

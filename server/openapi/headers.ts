@@ -63,6 +63,7 @@ export const headers: Record<string, HeaderObject> = {
   'Accept-Ranges': { description: 'Single byte ranges are served.', schema: { type: 'string', const: 'bytes' } },
   'Content-Range': { description: 'The bytes of a partial reply, or `bytes */SIZE` on a 416.', schema: { type: 'string', pattern: '^bytes ' }, example: 'bytes 0-1023/482304' },
   'Content-Security-Policy': { description: 'Only the page\'s own origin.', schema: { type: 'string' } },
+  'X-Content-Type-Options': { description: 'On every response: the body is only ever the type `Content-Type` says.', schema: { type: 'string', const: 'nosniff' } },
 };
 
 export type HeaderName = keyof typeof headers;
@@ -73,10 +74,10 @@ function ref(name: string, required: boolean): HeaderObject | ReferenceObject {
   return required ? { ...headers[name], required: true } : reference;
 }
 
-/** Header objects for a response: the names listed as required, then the optional ones. */
+/** Header objects for a response: the names listed as required, then the optional ones; X-Content-Type-Options on every one. */
 export function responseHeaders(required: string[], optional: string[] = []): Record<string, HeaderObject | ReferenceObject> {
   const made: Record<string, HeaderObject | ReferenceObject> = {};
-  for (const name of required) made[name] = ref(name, true);
+  for (const name of [...required, 'X-Content-Type-Options']) made[name] = ref(name, true);
   for (const name of optional) made[name] = ref(name, false);
   return made;
 }
