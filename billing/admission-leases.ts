@@ -34,7 +34,10 @@ interface Lease {
   /** The key's counters in PostgreSQL after the grant, leased admissions included. */
   minuteCount: number;
   dayCount: number;
+  /** Admissions left to spend, in all: the sum of `spare`. */
   unused: number;
+  /** Where they sit in the key's counters, oldest first: each grant leases the positions just below its counters. */
+  spare: Spare[];
   grantedAt: number;
   validUntil: number;
   /** Requests of this key since the grant (from the lease or from PostgreSQL). */
@@ -45,6 +48,13 @@ interface Lease {
   grantSentAt: number;
   /** The balance the grant read. */
   grantCredits: number;
+}
+
+/** `left` leased admissions at the counter positions just up to the tops (top - left + 1 .. top). */
+interface Spare {
+  minuteTop: number;
+  dayTop: number;
+  left: number;
 }
 
 interface Noted extends Balance {
@@ -159,6 +169,7 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
   function handBack(lease: Lease): LeaseAsk {
     const returned = lease.unused;
     lease.unused = 0;
+    lease.spare = [];
     return returned > 0 ? { extra: 0, returned, returnedMinute: new Date(lease.minuteWindow) } : NO_RETURN;
   }
 
@@ -166,9 +177,13 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
     take(key, now) {
       const lease = spendable(key, now);
       if (!lease) return undefined;
+      // The lowest position left: each request is told the count it was admitted at, once.
+      const spare = lease.spare[0];
+      spare.left -= 1;
+      if (spare.left === 0) lease.spare.shift();
       lease.unused -= 1;
       lease.demand += 1;
-      return { info: lease.info, minuteCount: lease.minuteCount - lease.unused, dayCount: lease.dayCount - lease.unused };
+      return { info: lease.info, minuteCount: spare.minuteTop - spare.left, dayCount: spare.dayTop - spare.left };
     },
 
     holds: (key, now) => spendable(key, now) !== undefined,
@@ -200,7 +215,7 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
       // dropped, they would stay counted in PostgreSQL and turn the key's own requests away.
       const replaced = leases.get(key);
       const sameWindow = replaced !== undefined && replaced.minuteWindow === minuteWindow;
-      const kept = sameWindow ? replaced.unused : 0;
+      const kept = sameWindow ? replaced.spare : [];
       const stale = replaced && !sameWindow ? handBack(replaced) : NO_RETURN;
       const lease: Lease = {
         info: grant.info,
@@ -210,7 +225,8 @@ export function createLeaseTable(options: { leaseMs?: number; maxLease?: number 
         // Grants may settle out of order: the counters are the highest PostgreSQL reported.
         minuteCount: sameWindow ? Math.max(grant.minuteCount, replaced.minuteCount) : grant.minuteCount,
         dayCount: sameWindow ? Math.max(grant.dayCount, replaced.dayCount) : grant.dayCount,
-        unused: grant.leased + kept,
+        unused: grant.leased + kept.reduce((sum, spare) => sum + spare.left, 0),
+        spare: grant.leased > 0 ? [...kept, { minuteTop: grant.minuteCount, dayTop: grant.dayCount, left: grant.leased }] : kept,
         grantedAt: now,
         noted: replaced?.noted,
         grantSentAt: grant.sentAt,

@@ -92,9 +92,11 @@ test('a grant that replaces a lease keeps its unused admissions (same minute) or
   // A second batch of the same key was already in flight: its grant settles after the first.
   const second = leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 25, dayCount: 25, granted: 1, leased: 12, sentAt: now }, now);
   assert.equal(second.handBack.returned, 0);
-  let spendable = 0;
-  while (leases.take('k', now)) spendable += 1;
-  assert.equal(spendable, 22, 'the first lease\'s 10 and the second\'s 12');
+  const seen = [1, 2, ...second.counted.map((c) => c.minuteCount)]; // the first grant's two requests, the second's one
+  for (let taken = leases.take('k', now); taken; taken = leases.take('k', now)) seen.push(taken.minuteCount);
+  assert.equal(seen.length, 25, 'the first lease\'s 10 and the second\'s 12 spendable');
+  // Each admission is told its own position in the minute's count, once: headers count exactly.
+  assert.deepEqual(seen.sort((a, b) => a - b), Array.from({ length: 25 }, (_, i) => i + 1));
   leases.settle('k', Buffer.alloc(32), { info, minuteWindow, minuteCount: 30, dayCount: 30, granted: 1, leased: 4, sentAt: now }, now);
   const nextMinute = new Date(minuteWindow.getTime() + 60_000);
   const third = leases.settle('k', Buffer.alloc(32), { info, minuteWindow: nextMinute, minuteCount: 1, dayCount: 31, granted: 1, leased: 0, sentAt: now + 60_000 }, now + 60_000);
