@@ -6,6 +6,11 @@ import { StoredObjectMissing, StorageUnavailable } from './catalog-storage.ts';
 
 /** How long one operation may take in all, retries included, before the store counts as unavailable. */
 export const OPERATION_DEADLINE_MS = 10_000;
+/**
+ * The slowest an object's body may arrive once its reply has begun: a read's deadline grows by its
+ * size at this rate, so a large original is not refused for taking longer than a preview does.
+ */
+const MIN_BODY_BYTES_PER_SECOND = 1_000_000;
 /** How long a connection to the store may take to open. */
 const CONNECTION_TIMEOUT_MS = 2_000;
 /** Attempts per operation (the SDK backs off between them). */
@@ -58,19 +63,32 @@ export function openBucket(options: BucketOptions): Bucket {
   });
   const key = (name: string) => options.prefix + name;
 
-  /** Runs one operation on `name` under the deadline; a missing object and an unreachable store become their own errors. */
-  async function run<T>(name: string, operation: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs one operation on `name` under the deadline (which `extend` may lengthen once the size of
+   * what is coming is known); a missing object and an unreachable store become their own errors.
+   */
+  async function run<T>(name: string, operation: (abortSignal: AbortSignal, extend: (ms: number) => void) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const abort = () => controller.abort(new DOMException(`no answer within the deadline`, 'TimeoutError'));
+    let timer = setTimeout(abort, deadlineMs);
+    const extend = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(abort, ms);
+    };
     try {
-      return await operation(AbortSignal.timeout(deadlineMs));
+      return await operation(controller.signal, extend);
     } catch (err) {
       if (isMissing(err)) throw new StoredObjectMissing(key(name));
       throw new StorageUnavailable(key(name), err);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   const get = (name: string) =>
-    run(name, async (abortSignal) => {
+    run(name, async (abortSignal, extend) => {
       const reply = await client.send(new GetObjectCommand({ Bucket: options.bucket, Key: key(name) }), { abortSignal });
+      extend(deadlineMs + ((reply.ContentLength ?? 0) / MIN_BODY_BYTES_PER_SECOND) * 1000);
       return reply.Body!.transformToByteArray();
     });
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { startTestS3, silentEndpoint, refusedEndpoint, TEST_BUCKET, type TestS3 } from '../support/s3-server.ts';
 import { s3Storage } from '../../catalog/storage/s3-storage.ts';
 import { objectName, StoredObjectMissing, StorageUnavailable, type CatalogStorage } from '../../catalog/storage/catalog-storage.ts';
@@ -205,4 +206,36 @@ test('a shared clip cut short in the bucket is not served: the clip is made agai
   const got = await createClipCache(1_000_000, storage.shared).get(key, async () => (made++, clip));
   assert.equal(made, 1);
   assert.deepEqual(Buffer.from(got.mp3), Buffer.from(clip.mp3));
+});
+
+test('a large object\'s body may take longer than the deadline, at a reasonable rate; a stalled one may not', async () => {
+  const body = crypto.randomBytes(2_000_000);
+  // An S3 endpoint that answers at once and sends the body in 20 pieces over about 0.5 s, or stalls after the first.
+  const start = async (stall: boolean) => {
+    const server = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.byteLength });
+      let piece = 0;
+      const send = () => {
+        if (piece === 20) return res.end();
+        res.write(body.subarray(piece * 100_000, ++piece * 100_000));
+        if (!stall || piece < 1) setTimeout(send, 25);
+      };
+      send();
+      req.on('close', () => (piece = 20));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return server;
+  };
+  for (const stall of [false, true]) {
+    const server = await start(stall);
+    const bucket = openBucket({ bucket: TEST_BUCKET, prefix: '', endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`, region: 'us-east-1', forcePathStyle: true, deadlineMs: 300 });
+    try {
+      if (stall) await assert.rejects(bucket.get('x'), StorageUnavailable);
+      else assert.deepEqual(Buffer.from(await bucket.get('x')), body);
+    } finally {
+      bucket.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
 });
