@@ -52,6 +52,8 @@ export interface Service {
   metricsPort: number | undefined;
   /** Stops accepting, finishes in-flight requests, flushes usage, stops the database. */
   stop(): Promise<void>;
+  /** Ends stop()'s wait for the requests in flight now: the rest of the shutdown (usage, refunds, the database) still runs. */
+  hurry(): void;
 }
 
 const SHUTDOWN_GRACE_MS = 30_000;
@@ -127,6 +129,7 @@ export async function startService(config: Config, logger: Logger = createLogger
 
   const step = (what: string, run: () => Promise<unknown>) => run().catch((err) => log(`shutdown: ${what} failed`, err));
   let stopping: Promise<void> | undefined;
+  const hurried = new AbortController(); // a second signal: stop waiting for requests in flight
   return {
     port: listener.port,
     previewSecret: secret,
@@ -142,7 +145,7 @@ export async function startService(config: Config, logger: Logger = createLogger
         listener.close();
         metricsListener?.close();
         clearInterval(housekeeping);
-        const drained = await inFlight.drained(SHUTDOWN_GRACE_MS);
+        const drained = await inFlight.drained(SHUTDOWN_GRACE_MS, hurried.signal);
         if (!drained) log(`shutdown: ${inFlight.count()} requests still running after ${SHUTDOWN_GRACE_MS} ms`);
         // Each step runs even if one before it failed (a database that is away): what cannot be
         // written now is logged, and the sweep of dead processes settles this one's reservations.
@@ -160,6 +163,7 @@ export async function startService(config: Config, logger: Logger = createLogger
       })();
       return stopping;
     },
+    hurry: () => hurried.abort(),
   };
 }
 

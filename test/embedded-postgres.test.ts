@@ -116,6 +116,52 @@ test('npm start on an empty data dir, restart with a stale postmaster.pid, data 
   }
 });
 
+test('npm start passes SIGTERM on to the server; a Ctrl-C that reaches it twice at once is one; either drains and stops the database', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
+  let viaNpm: SpawnedServer | undefined;
+  let direct: SpawnedServer | undefined;
+  try {
+    viaNpm = await spawnServer({ ...env, LOG_LEVEL: 'info' }, 60_000, 'npm start');
+    const pgPid = postmasterPid(dataDir)!;
+    viaNpm.child.kill('SIGTERM'); // as docker stop or systemd sends it to the script's process
+    await viaNpm.exited;
+    assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), `the server stopped its database:\n${viaNpm.output()}`);
+    assert.match(viaNpm.output(), /"msg":"stopped"/, 'the server drained and stopped, not npm alone');
+
+    direct = await spawnServer({ ...env, LOG_LEVEL: 'info' });
+    const again = postmasterPid(dataDir)!;
+    direct.child.kill('SIGINT');
+    direct.child.kill('SIGINT'); // the terminal's and npm's copy of one Ctrl-C
+    assert.equal(await direct.exited, 0, direct.output());
+    assert.ok(await waitUntilGone(again, LEFTOVER_STOP_MS));
+  } finally {
+    await stopLeftovers([viaNpm, direct]);
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a server stopped by a signal while it starts stops the PostgreSQL it started', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const tool: Tool = { child, output: () => '', exited: new Promise((resolve) => child.on('exit', resolve)) };
+  child.stdout.resume();
+  child.stderr.resume();
+  try {
+    const pgPid = await postgresStartedBy(tool, dataDir);
+    child.kill('SIGTERM'); // at once: the service is still starting
+    assert.equal(await tool.exited, 0);
+    assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the server was opening is stopped with it');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await stopLeftoverPostgres(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('after a crash the restarted server adopts the orphaned PostgreSQL; keys and catalog tools leave it running; SIGTERM stops it', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
   fs.chmodSync(dataDir, 0o755);

@@ -4,7 +4,8 @@ export interface InFlight {
   begin(): () => void;
   count(): number;
   /** Resolves when no request is in progress (or after timeoutMs). */
-  drained(timeoutMs: number): Promise<boolean>;
+  /** True once no request is in flight; false after `timeoutMs`, or at once when `cutShort` aborts. */
+  drained(timeoutMs: number, cutShort?: AbortSignal): Promise<boolean>;
 }
 
 export function createInFlight(): InFlight {
@@ -25,10 +26,15 @@ export function createInFlight(): InFlight {
       };
     },
     count: () => active,
-    drained(timeoutMs) {
+    drained(timeoutMs, cutShort) {
       if (active === 0) return Promise.resolve(true);
+      if (cutShort?.aborted) return Promise.resolve(false);
       return new Promise((resolve) => {
         const timer = setTimeout(() => resolve(false), timeoutMs);
+        cutShort?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve(false);
+        }, { once: true });
         waiters.push(() => {
           clearTimeout(timer);
           resolve(true);

@@ -96,11 +96,17 @@ export async function runPipeline(deps: EndpointDeps, endpoint: Endpoint, res: H
     const headers = limitHeaders(admission, credits);
     headers['X-Request-Id'] = requestId;
     if (reply.license && bill.amountCharged > 0) headers['X-License-Id'] = licenseIdOf(requestId); // granted with the charge
+    let began = true;
     try {
-      await send(res, client, reply, headers, reply.status === 413);
+      began = await send(res, client, reply, headers, reply.status === 413);
     } catch (err) {
       // A reply that could not be written whole (a file gone mid-stream) is still recorded below.
       deps.log(`request ${requestId}: reply not sent whole`, err);
+    }
+    // The client left after the charge was made final but before its reply began: nothing reached
+    // it, so the charge (its usage record and license) is given back, as one that left earlier is.
+    if (!began && bill.amountCharged > 0) {
+      await bill.giveBack().catch((err) => deps.log(`request ${requestId}: could not give back the charge of a reply never sent`, err));
     }
   }
   // The work's open file, sent or not (a refund or an error reply took its place).
@@ -302,13 +308,12 @@ function storedReplyOf(endpoint: Endpoint, reply: Reply): StoredReply | undefine
   return undefined;
 }
 
-async function send(res: HttpResponse, client: Client, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<void> {
-  if (client.aborted) return;
-  if (reply.file) {
-    await streamFile(res, reply.file, client.signal, () => writeHead(res, reply, headers));
-    return;
-  }
+/** Sends the reply; false when none of it went out (the client had left). */
+async function send(res: HttpResponse, client: Client, reply: Reply, headers: Record<string, string>, closeConnection: boolean): Promise<boolean> {
+  if (client.aborted) return false;
+  if (reply.file) return (await streamFile(res, reply.file, client.signal, () => writeHead(res, reply, headers))) !== 'unsent';
   res.cork(() => writeReply(res, reply, headers, closeConnection));
+  return true;
 }
 
 function rateLimited(admission: Admission): ApiError {

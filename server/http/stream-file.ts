@@ -7,13 +7,17 @@ import type { OpenedFile } from '../../catalog/track-files.ts';
 
 const CHUNK_BYTES = 256 * 1024;
 
+/** How a streamed file ended: whole, cut after its head went out, or never begun (the client left first). */
+export type Streamed = 'done' | 'cut' | 'unsent';
+
 /**
- * Resolves when the whole file was handed to uWS ('done') or the client went away ('aborted').
+ * Resolves when the whole file was handed to uWS ('done') or the client went away ('cut', or
+ * 'unsent' when that was before the head went out).
  * Reads the open file from its start and leaves it open: its taker closes it. A file that ends
  * before `size` bytes (cut short under us) ends the connection, as a read error does: the status
  * went out with the full Content-Length, so the client must see the body cut, not wait for it.
  */
-export function streamFile(res: HttpResponse, file: OpenedFile, signal: AbortSignal, writeHead: () => void): Promise<'done' | 'aborted'> {
+export function streamFile(res: HttpResponse, file: OpenedFile, signal: AbortSignal, writeHead: () => void): Promise<Streamed> {
   const { size } = file;
   return new Promise((resolve) => {
     const stream = fs.createReadStream('', { fd: file.handle, start: 0, autoClose: false, highWaterMark: CHUNK_BYTES });
@@ -23,7 +27,7 @@ export function streamFile(res: HttpResponse, file: OpenedFile, signal: AbortSig
       if (settled) return;
       settled = true;
       stream.destroy();
-      resolve(how);
+      resolve(how === 'done' ? 'done' : headWritten ? 'cut' : 'unsent');
     };
     signal.addEventListener('abort', () => finish('aborted'), { once: true });
     const cut = () => {

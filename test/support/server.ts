@@ -62,9 +62,12 @@ export interface SpawnedServer {
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
-/** Runs `server/main.ts` as its own process (as `npm start` does) and waits until it listens. */
-export async function spawnServer(env: Record<string, string>, startTimeoutMs = 60_000): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'], {
+/** Runs `server/main.ts` as its own process (as `npm start` does, or through `npm start` itself) and waits until it listens. */
+export async function spawnServer(env: Record<string, string>, startTimeoutMs = 60_000, launcher: 'node' | 'npm start' = 'node'): Promise<SpawnedServer> {
+  const [command, args] = launcher === 'node'
+    ? [process.execPath, [...(process.env.SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts']]
+    : ['npm', ['start', '--silent']];
+  const child = spawn(command, args, {
     cwd: root,
     // The per-request log lines only when asked for (LOG_LEVEL=info): tests read replies, not logs.
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: process.env.LOG_LEVEL || 'warn', ...env },
