@@ -42,8 +42,9 @@ export function intentOf(u: Understanding, stated: boolean): Intent {
     namedValues(concept.genres).forEach((g) => genres.add(g));
     namedValues(concept.instruments).forEach((i) => instruments.add(i));
     for (const range of concept.tempo.filter((r) => r.explicit)) {
-      intent.min_bpm = Math.max(40, Math.min(intent.min_bpm ?? Infinity, Math.ceil(range.from)));
-      intent.max_bpm = Math.min(200, Math.max(intent.max_bpm ?? -Infinity, Math.floor(range.to)));
+      // Within the filters' 40-200 both ends: "210 bpm" asks for the fastest there is, [200, 200].
+      intent.min_bpm = Math.min(200, Math.max(40, Math.min(intent.min_bpm ?? Infinity, Math.ceil(range.from))));
+      intent.max_bpm = Math.max(40, Math.min(200, Math.max(intent.max_bpm ?? -Infinity, Math.floor(range.to))));
     }
   }
   if (genres.size) intent.genres = [...genres];

@@ -107,7 +107,12 @@ export function createQueryUnderstanding(lexicon: Lexicon, wordnet: WordNet) {
       const word = words[i];
       const bpm = /^\d{2,3}$/.test(word) && words[i + 1] === 'bpm' ? Number(word) : NaN;
       if (bpm >= BPM_RANGE.min && bpm <= BPM_RANGE.max) {
-        result.concepts.push({ concept: explicitBpmConcept(bpm), phrase: `${bpm} bpm`, negated: false, strength: 1 });
+        // A tempo that is not wanted ("not 120 bpm") names no range to keep: it is reported as not
+        // understood, and the negation ends here rather than reaching the next word.
+        if (negationLeft > 0 || negateNext) result.notUnderstood.push(`not ${bpm} bpm`);
+        else result.concepts.push({ concept: explicitBpmConcept(bpm), phrase: `${bpm} bpm`, negated: false, strength: 1 });
+        negationLeft = 0;
+        negateNext = false;
         i += 2;
         continue;
       }

@@ -189,3 +189,27 @@ test('similar tracks: never the track itself, mostly its own genre, 404 for unkn
   assert.equal((await call(server.base, 'GET', `${API}/tracks/${catalog[0].id}/similar?colour=red`, own)).status, 400);
   assert.equal(await me(), start - probes.length, 'refusals cost nothing');
 });
+
+test('queries in other Unicode spellings, invisible queries, tempos not wanted or out of range, and catalog values spelt in other cases', async () => {
+  // Full-width letters and a zero-width space inside a word read as the plain words.
+  for (const query of ['ＨＥＡＶＹ ＭＥＴＡＬ', 'hea\u200bvy metal']) assert.deepEqual((await search({ query })).body.intent.genres, ['Metal'], query);
+  const invisible = await search({ query: '\u200b\u2060 ' });
+  assert.equal(invisible.status, 400);
+  assert.match(invisible.body.message, /something visible/);
+  assert.equal((await search({ query: '🎵'.repeat(500) })).status, 200, '500 characters, counted as characters');
+  assert.equal((await search({ query: '🎵'.repeat(501) })).status, 400);
+  // A tempo not wanted names no range, and its negation reaches no further.
+  const notTempo = await search({ query: 'not 120 bpm piano' });
+  assert.equal(notTempo.body.intent.min_bpm, undefined);
+  assert.ok(notTempo.body.intent.not_understood.includes('not 120 bpm'), JSON.stringify(notTempo.body.intent));
+  assert.deepEqual(notTempo.body.intent.instruments, ['Piano'], 'piano is wanted, not negated');
+  const fastest = (await search({ query: '210 bpm' })).body.intent;
+  assert.ok(fastest.min_bpm <= fastest.max_bpm && fastest.max_bpm <= 200, JSON.stringify(fastest));
+  // Values outside the vocabulary are kept as written at ingest: a filter finds every spelling.
+  const sql = server.service.database.sql;
+  await insertTrackRows(sql, ['Zesty', 'zesty', 'ZESTY'].map((mood, i) => ({ title: `Spelt ${i}`, artist: 'Cases', genre: 'Pop', subgenres: [], moods: [mood], instruments: [], has_vocals: false, energy_level: 'medium', description: '', bpm: 100 })), 'spellings');
+  for (const spelling of ['zesty', 'ZESTY']) {
+    const found = await search({ query: 'music', filters: { moods: [spelling] } });
+    assert.equal(found.body.total_count, 3, spelling);
+  }
+});

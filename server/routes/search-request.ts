@@ -9,6 +9,8 @@ import type { SearchFilters, SearchRequest } from '../../search/request.ts';
 const FIELDS = ['query', 'limit', 'offset', 'filters', 'intent', 'facets'];
 const FILTER_FIELDS = ['genres', 'moods', 'instruments', 'has_vocals', 'min_bpm', 'max_bpm', 'energy_level'];
 export const MAX_QUERY_LENGTH = 500;
+// Spaces and invisible format characters (a zero-width space): a query of only these says nothing.
+const INVISIBLE = /[\s\p{Cf}]/gu;
 
 function integer(body: Record<string, unknown>, name: string, min: number, max: number, fallback: number): number {
   const value = body[name];
@@ -19,7 +21,10 @@ function integer(body: Record<string, unknown>, name: string, min: number, max: 
   return value;
 }
 
-/** Matches each value case-insensitively against the vocabulary plus the catalog's own values. */
+/**
+ * Matches each value case-insensitively against the vocabulary plus the catalog's own values, and
+ * keeps every spelling it matches: tracks tagged "Zesty" and "zesty" are both found by either.
+ */
 function vocabularyList(filters: Record<string, unknown>, name: string, vocabulary: readonly string[], known: readonly string[]): string[] | undefined {
   const value = filters[name];
   if (value === undefined) return undefined;
@@ -27,11 +32,11 @@ function vocabularyList(filters: Record<string, unknown>, name: string, vocabula
     throw invalidParameters(`filters.${name} must be a non-empty array of strings`);
   }
   const allowed = [...new Set([...vocabulary, ...known])];
-  return value.map((v: string) => {
-    const match = allowed.find((a) => a.toLowerCase() === v.trim().toLowerCase());
-    if (!match) throw invalidParameters(`filters.${name}: unknown value ${quoted(v)}; did you mean ${nearest(v, allowed).map((s) => `"${s}"`).join(', ')}?`);
-    return match;
-  });
+  return [...new Set(value.flatMap((v: string) => {
+    const matches = allowed.filter((a) => a.toLowerCase() === v.trim().toLowerCase());
+    if (matches.length === 0) throw invalidParameters(`filters.${name}: unknown value ${quoted(v)}; did you mean ${nearest(v, allowed).map((s) => `"${s}"`).join(', ')}?`);
+    return matches;
+  }))];
 }
 
 function bpm(filters: Record<string, unknown>, name: string): number | undefined {
@@ -46,8 +51,9 @@ export function validateSearch(body: Record<string, unknown> | undefined, known:
   for (const field of Object.keys(body)) if (!FIELDS.includes(field)) throw invalidParameters(`unknown field ${quoted(field)}; allowed: ${FIELDS.join(', ')}`);
   const query = body.query;
   if (query === undefined) throw invalidParameters('query is required');
-  if (typeof query !== 'string' || query.trim() === '') throw invalidParameters('query must be a non-empty string');
-  if (query.length > MAX_QUERY_LENGTH) throw invalidParameters(`query must be at most ${MAX_QUERY_LENGTH} characters, got ${query.length}`);
+  if (typeof query !== 'string' || query.replace(INVISIBLE, '') === '') throw invalidParameters('query must be a non-empty string (with something visible)');
+  const characters = [...query].length; // code points, as the OpenAPI document's maxLength counts
+  if (characters > MAX_QUERY_LENGTH) throw invalidParameters(`query must be at most ${MAX_QUERY_LENGTH} characters, got ${characters}`);
   const limit = integer(body, 'limit', 1, 100, 20);
   const offset = integer(body, 'offset', 0, 1_000_000, 0);
   if (body.intent !== undefined && typeof body.intent !== 'boolean') throw invalidParameters('intent must be true or false');
