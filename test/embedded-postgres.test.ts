@@ -52,6 +52,19 @@ interface Tool {
   exited: Promise<number | null>;
 }
 
+/** A new DATA_DIR, readable by the 'postgres' user the embedded server may run as. */
+function freshDataDir(): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
+  fs.chmodSync(dataDir, 0o755);
+  return dataDir;
+}
+
+/** Stops a database a test left running in dataDir, and removes the directory. */
+async function removeDataDir(dataDir: string): Promise<void> {
+  await stopLeftoverPostgres(dataDir);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
 /** Runs a command-line tool (`npm run keys -- list` and the like) as its own process. */
 function spawnTool(args: string[], env: Record<string, string>): Tool {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -84,8 +97,7 @@ async function assertServing(server: SpawnedServer, dataDir: string, after: stri
 }
 
 test('npm start on an empty data dir, restart with a stale postmaster.pid, data kept, database stopped on exit', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
   let first: SpawnedServer | undefined;
   let second: SpawnedServer | undefined;
@@ -111,14 +123,12 @@ test('npm start on an empty data dir, restart with a stale postmaster.pid, data 
     assert.equal(await second.exited, 0);
   } finally {
     await stopLeftovers([first, second]);
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
 test('npm start passes SIGTERM on to the server; a Ctrl-C that reaches it twice at once is one; either drains and stops the database', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
   let viaNpm: SpawnedServer | undefined;
   let direct: SpawnedServer | undefined;
@@ -138,14 +148,12 @@ test('npm start passes SIGTERM on to the server; a Ctrl-C that reaches it twice 
     assert.ok(await waitUntilGone(again, LEFTOVER_STOP_MS));
   } finally {
     await stopLeftovers([viaNpm, direct]);
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
 test('a server stopped by a signal while it starts stops the PostgreSQL it started', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
   const tool: Tool = { child, output: () => '', exited: new Promise((resolve) => child.on('exit', resolve)) };
   child.stdout.resume();
@@ -157,14 +165,12 @@ test('a server stopped by a signal while it starts stops the PostgreSQL it start
     assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the server was opening is stopped with it');
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
 test('after a crash the restarted server adopts the orphaned PostgreSQL; keys and catalog tools leave it running; SIGTERM stops it', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
   let crashed: SpawnedServer | undefined;
   let restarted: SpawnedServer | undefined;
@@ -191,8 +197,7 @@ test('after a crash the restarted server adopts the orphaned PostgreSQL; keys an
     assert.equal(postmasterPid(dataDir), undefined);
   } finally {
     await stopLeftovers([crashed, restarted]);
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
@@ -208,8 +213,7 @@ process.stdin.once('data', async () => {
 `;
 
 test('a tool that started PostgreSQL leaves it running for a server that attached meanwhile; SIGTERM of the server stops it', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const env = { DATA_DIR: dataDir, DATABASE_URL: '', DEMO_TRACKS: '0' };
   let tool: Tool | undefined;
   let attached: SpawnedServer | undefined;
@@ -232,8 +236,7 @@ test('a tool that started PostgreSQL leaves it running for a server that attache
   } finally {
     if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
     await stopLeftovers([attached]);
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
@@ -251,8 +254,7 @@ async function postgresStartedBy(tool: Tool, dataDir: string): Promise<number> {
 }
 
 test('a catalog tool stopped by a signal while it opens its database stops the PostgreSQL it started', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   let tool: Tool | undefined;
   try {
     const list = (tool = spawnTool(['catalog/cli.ts', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' }));
@@ -262,14 +264,12 @@ test('a catalog tool stopped by a signal while it opens its database stops the P
     assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the tool was opening is stopped with it');
   } finally {
     if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
 
 test('a catalog ingest stopped by a signal to its own process alone stops the PostgreSQL it started', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mla-embedded-'));
-  fs.chmodSync(dataDir, 0o755);
+  const dataDir = freshDataDir();
   const folder = path.join(dataDir, 'in');
   fs.mkdirSync(folder);
   const files = ['a.mp3', 'b.mp3', 'c.mp3', 'd.mp3', 'e.mp3']; // enough that some are still being made after the first
@@ -286,7 +286,6 @@ test('a catalog ingest stopped by a signal to its own process alone stops the Po
     assert.ok(await waitUntilGone(pgPid, LEFTOVER_STOP_MS), 'the database the ingest started is stopped with it');
   } finally {
     if (tool && tool.child.exitCode === null) tool.child.kill('SIGKILL');
-    await stopLeftoverPostgres(dataDir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir);
   }
 });
