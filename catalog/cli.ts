@@ -63,12 +63,14 @@ async function main(argv: string[], onStop: OnStop): Promise<number> {
   }
 }
 
-// Control characters and direction overrides a file name may hold (a newline, an escape sequence).
+// Direction overrides, and with them the control characters (a newline, an escape sequence), that
+// a file name or a title may hold: printed as escapes.
+const DIRECTION_OVERRIDES = /[\u202a-\u202e\u2066-\u2069]/gu;
 const UNPRINTABLE = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 /** A name, title or reason as a report prints it: as it is, or quoted with escapes when it holds a control character, so that one entry stays one line and nothing reaches the terminal as a command. */
 function shownName(text: string): string {
-  return UNPRINTABLE.test(text) ? JSON.stringify(text).replace(/[\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : text;
+  return UNPRINTABLE.test(text) ? JSON.stringify(text).replace(DIRECTION_OVERRIDES, (c) => `\\u${c.charCodeAt(0).toString(16)}`) : text;
 }
 
 function fail(message: string): number {

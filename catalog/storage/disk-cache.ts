@@ -50,8 +50,9 @@ export function openDiskCache(dir: string, maxBytes: number): DiskCache {
     },
   });
   for (const { file, size } of filesOldestFirst(dir)) {
-    files.set(path.relative(dir, file), { file, size });
-    if (!files.has(path.relative(dir, file))) fs.rmSync(file, { force: true }); // larger than the whole cache
+    const name = path.relative(dir, file);
+    files.set(name, { file, size });
+    if (!files.has(name)) fs.rmSync(file, { force: true }); // larger than the whole cache
   }
   const filling = new Map<string, Promise<string>>();
   let oversized: string | undefined; // the file of the last object too large for the cache, kept until the next is cached
